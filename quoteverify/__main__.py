@@ -1,0 +1,6 @@
+"""python -m quoteverify"""
+import sys
+
+from .cli import main
+
+sys.exit(main())

@@ -1,0 +1,300 @@
+"""Where a quote is in the sources: exact fast path, then local alignment.
+
+1. Exact: every fragment of the quote (split at ellipses, and at editorial
+   insertions within a fragment) occurs word for word, in order, in one
+   document, the gaps within bounds. Looked up through the quote's rarest word.
+2. Otherwise the quote is covered with pieces: the best local alignment of
+   the fragment against the BM25 candidate regions, then the uncovered rest
+   searched on its own, up to ``max_pieces`` pieces. One piece is a quote
+   found with edits; several are a splice, a reordering or an elision.
+3. Ends left uncovered (a slip in the first word) are absorbed by a
+   semi-global alignment that must use every quote word.
+
+Alignment compares word ids. Skipping a source filler, stage direction or
+repeated word is cheap (``weak_gap``); an editorial slot may stand for any
+number of source words at a small cost.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+import numpy as np
+
+from .corpus import EDITORIAL, Corpus, PreparedQuote
+from .index import Bm25Index
+from .types import Alignment, Candidate, Segment
+
+EDITORIAL_MAX_WORDS = 12  # source words one bracketed insertion may stand for
+
+
+@dataclass(frozen=True)
+class _Local:
+    score: int
+    segment: Segment
+
+
+def _costs(q_ids, q_weak, d_weak, p):
+    left = np.where(d_weak, p.weak_gap, p.gap).astype(np.int64)
+    return np.concatenate(([0], np.cumsum(left))), np.arange(len(d_weak) + 1, dtype=np.int64)
+
+
+def _dp(q_ids: np.ndarray, q_weak: np.ndarray, d_ids: np.ndarray, d_weak: np.ndarray, p: SimpleNamespace,
+        *, local: bool) -> np.ndarray:
+    """Score matrix H[i, j] of quote words [:i] against source words [:j].
+
+    Local (Smith-Waterman) or semi-global (all quote words, any source stretch).
+    Horizontal moves are resolved per row with a running maximum:
+    H[j] = max_k<=j (T[k] - (C[j] - C[k])) = cummax(T + C)[j] - C[j].
+    """
+    n, m = len(q_ids), len(d_ids)
+    H = np.zeros((n + 1, m + 1), dtype=np.int64)
+    skip, skip_editorial = _costs(q_ids, q_weak, d_weak, p)
+    for i in range(1, n + 1):
+        prev = H[i - 1]
+        qi = q_ids[i - 1]
+        if qi == EDITORIAL:
+            diag = prev[:-1] - 1
+            up = prev.copy()
+            cost = skip_editorial
+        else:
+            diag = prev[:-1] + np.where(d_ids == qi, p.match, -p.mismatch)
+            up = prev - (p.weak_gap if q_weak[i - 1] else p.gap)
+            cost = skip
+        t = up
+        np.maximum(t[1:], diag, out=t[1:])
+        if local:
+            np.maximum(t, 0, out=t)
+        H[i] = np.maximum.accumulate(t + cost) - cost
+    return H
+
+
+def _trace(H, q_ids, q_weak, d_ids, d_weak, p, i: int, j: int, *, local: bool) -> tuple[int, int, int]:
+    """Walk back from (i, j): (quote start, source start, words matched)."""
+    matched = 0
+    while i > 0 and j > 0:
+        h = H[i, j]
+        if local and h == 0:
+            break
+        qi = q_ids[i - 1]
+        if qi == EDITORIAL:
+            s, up, left = -1, 0, 1
+        else:
+            s = p.match if d_ids[j - 1] == qi else -p.mismatch
+            up = p.weak_gap if q_weak[i - 1] else p.gap
+            left = p.weak_gap if d_weak[j - 1] else p.gap
+        if h == H[i - 1, j - 1] + s:
+            matched += s == p.match and qi != EDITORIAL
+            i, j = i - 1, j - 1
+        elif h == H[i - 1, j] - up:
+            i -= 1
+        elif h == H[i, j - 1] - left:
+            j -= 1
+        else:  # unreachable: every cell comes from one of the three moves
+            raise AssertionError("alignment traceback lost its way")
+    return i, j, matched
+
+
+def local_align(pq: PreparedQuote, a: int, b: int, corpus: Corpus, region: Candidate, fragment: int,
+                p: SimpleNamespace) -> _Local | None:
+    """Best local alignment of quote words [a, b) within a source region."""
+    src = corpus.sources[region.doc]
+    d_ids = src.ids[region.start:region.end]
+    d_weak = src.tokens.weak[region.start:region.end]
+    q_ids, q_weak = pq.ids[a:b], pq.weak[a:b]
+    if not len(d_ids) or not len(q_ids):
+        return None
+    H = _dp(q_ids, q_weak, d_ids, d_weak, p, local=True)
+    flat = int(np.argmax(H))
+    i, j = divmod(flat, H.shape[1])
+    score = int(H[i, j])
+    if score <= 0:
+        return None
+    i0, j0, matched = _trace(H, q_ids, q_weak, d_ids, d_weak, p, i, j, local=True)
+    return _Local(score, Segment(region.doc, a + i0, a + i, region.start + j0, region.start + j, fragment, matched))
+
+
+def glocal_align(pq: PreparedQuote, a: int, b: int, corpus: Corpus, doc: int, lo: int, hi: int,
+                 fragment: int, p: SimpleNamespace) -> Segment:
+    """Semi-global alignment: every quote word in [a, b), any stretch of source [lo, hi)."""
+    src = corpus.sources[doc]
+    lo, hi = max(0, lo), min(len(src.ids), hi)
+    d_ids, d_weak = src.ids[lo:hi], src.tokens.weak[lo:hi]
+    q_ids, q_weak = pq.ids[a:b], pq.weak[a:b]
+    H = _dp(q_ids, q_weak, d_ids, d_weak, p, local=False)
+    j = int(np.argmax(H[-1]))
+    i0, j0, matched = _trace(H, q_ids, q_weak, d_ids, d_weak, p, len(q_ids), j, local=False)
+    # The walk may end in column 0 with quote words left: they align to nothing.
+    return Segment(doc, a, b, lo + j0, lo + j, fragment, matched)
+
+
+def _exact_runs(pq: PreparedQuote) -> list[tuple[int, int, int]]:
+    """Literal runs of quote words: (fragment, start, end), split at editorial slots."""
+    runs = []
+    start = 0
+    for i in range(len(pq.ids) + 1):
+        boundary = i == len(pq.ids) or pq.ids[i] == EDITORIAL or (i > 0 and pq.fragment[i] != pq.fragment[i - 1])
+        if boundary:
+            if i > start:
+                runs.append((int(pq.fragment[start]), start, i))
+            start = i + 1 if i < len(pq.ids) and pq.ids[i] == EDITORIAL else i
+    return runs
+
+
+def _occurrences(corpus: Corpus, ids: np.ndarray) -> np.ndarray:
+    """Corpus-wide start positions where the id sequence occurs (within one document)."""
+    freqs = [len(corpus.positions(int(w))) for w in ids]
+    r = int(np.argmin(freqs))
+    starts = corpus.positions(int(ids[r])) - r
+    n = len(ids)
+    starts = starts[(starts >= 0) & (starts + n <= len(corpus.all_ids))]
+    if n > 1 and len(starts):
+        window = corpus.all_ids[starts[:, None] + np.arange(n)]
+        starts = starts[(window == ids).all(axis=1)]
+    if len(starts):  # no run may cross from one document into the next
+        doc = np.searchsorted(corpus.doc_starts, starts, side="right") - 1
+        doc_end = np.append(corpus.doc_starts[1:], len(corpus.all_ids))[doc]
+        starts = starts[starts + n <= doc_end]
+    return starts
+
+
+def exact_align(pq: PreparedQuote, corpus: Corpus, p: SimpleNamespace, prefer_doc: int | None) -> Alignment | None:
+    """All literal runs found verbatim, in order, in one document, gaps within bounds."""
+    if not len(pq.ids) or (pq.ids == -1).any():
+        return None
+    runs = _exact_runs(pq)
+    if not runs:
+        return None
+    hits = [_occurrences(corpus, pq.ids[a:b]) for _, a, b in runs]
+    if any(not len(h) for h in hits):
+        return None
+    firsts = hits[0]
+    if prefer_doc is not None:
+        lo = corpus.doc_starts[prefer_doc]
+        in_doc = (firsts >= lo) & (firsts < lo + len(corpus.sources[prefer_doc].ids))
+        firsts = np.concatenate((firsts[in_doc], firsts[~in_doc]))
+    for first in firsts[:2000]:
+        chain = [int(first)]
+        for k in range(1, len(runs)):
+            prev_frag, prev_a, prev_b = runs[k - 1]
+            frag, a, b = runs[k]
+            end = chain[-1] + (prev_b - prev_a)
+            max_gap = p.max_gap_words if frag != prev_frag else EDITORIAL_MAX_WORDS
+            nxt = hits[k][(hits[k] >= end) & (hits[k] <= end + max_gap)]
+            if not len(nxt):
+                break
+            chain.append(int(nxt[0]))
+        else:
+            return Alignment("exact", _chain_segments(pq, corpus, runs, chain), pq.content_words)
+    return None
+
+
+def _chain_segments(pq, corpus, runs, chain) -> tuple[Segment, ...]:
+    """One segment per fragment, from its first run's start to its last run's end.
+
+    Editorial slots at a fragment's edges belong to the fragment too.
+    """
+    doc, _ = corpus.locate(chain[0])
+    base = int(corpus.doc_starts[doc])
+    spans: dict[int, list[int]] = {}
+    for (frag, a, b), pos in zip(runs, chain):
+        start, end = pos - base, pos - base + (b - a)
+        if frag in spans:
+            spans[frag][1] = end
+            spans[frag][2] += b - a
+        else:
+            spans[frag] = [start, end, b - a]
+    return tuple(Segment(doc, *pq.fragment_range(f), start, end, f, matched)
+                 for f, (start, end, matched) in spans.items())
+
+
+class Aligner:
+    """Aligns prepared quotes against a corpus with its BM25 index."""
+
+    def __init__(self, corpus: Corpus, index: Bm25Index, *, align: SimpleNamespace, top_k: int):
+        self.corpus = corpus
+        self.index = index
+        self.p = align
+        self.top_k = top_k
+
+    def align(self, pq: PreparedQuote, prefer_doc: int | None = None) -> Alignment:
+        exact = exact_align(pq, self.corpus, self.p, prefer_doc)
+        if exact is not None:
+            return exact
+        words = [w for w in pq.words if w]
+        if not words:
+            return Alignment("none", (), 0)
+        retrieval = self.index.retrieve(words, top_k=self.top_k, span_words=len(pq.words), prefer_doc=prefer_doc)
+        segments: list[Segment] = []
+        nearest: _Local | None = None
+        for f in range(pq.fragments):
+            a, b = pq.fragment_range(f)
+            near: list[Candidate] = []
+            if segments:
+                last = segments[-1]
+                near.append(Candidate(last.doc, last.d_end, last.d_end + self.p.max_gap_words + 2 * (b - a), 0.0))
+            found, best = self._cover(pq, a, b, f, near + list(retrieval.candidates), prefer_doc)
+            segments.extend(found)
+            if best is not None and (nearest is None or best.score > nearest.score):
+                nearest = best
+        segments = self._absorb_ends(pq, segments)
+        return Alignment("fuzzy" if segments else "none", tuple(segments), pq.content_words,
+                         retrieval.best_score, retrieval.ratio, nearest.segment if nearest else None)
+
+    def _best(self, pq, a, b, fragment, regions, prefer_doc) -> _Local | None:
+        best: _Local | None = None
+        for region in regions:
+            hit = local_align(pq, a, b, self.corpus, region, fragment, self.p)
+            if hit is None:
+                continue
+            if (best is None or hit.score > best.score
+                    or (hit.score == best.score and region.doc == prefer_doc != best.segment.doc)):
+                best = hit
+        return best
+
+    def _cover(self, pq, a, b, fragment, regions, prefer_doc) -> tuple[list[Segment], _Local | None]:
+        """Cover quote words [a, b) with up to max_pieces locally aligned pieces."""
+        p = self.p
+        pending = [(a, b)]
+        found: list[Segment] = []
+        first_best: _Local | None = None
+        while pending and len(found) < p.max_pieces:
+            lo, hi = pending.pop(0)
+            content = int(np.count_nonzero(pq.ids[lo:hi] != EDITORIAL))
+            if content == 0 or (found and content < p.min_piece_words):
+                continue
+            search = regions
+            if found:
+                words = [w for w in pq.words[lo:hi] if w]
+                extra = self.index.retrieve(words, top_k=self.top_k, span_words=hi - lo, prefer_doc=prefer_doc)
+                search = list(extra.candidates) + [
+                    Candidate(s.doc, max(0, s.d_start - p.max_gap_words), s.d_end + p.max_gap_words, 0.0)
+                    for s in found]
+            hit = self._best(pq, lo, hi, fragment, search, prefer_doc)
+            if first_best is None:
+                first_best = hit
+            if hit is None or hit.score < p.match * min(p.min_piece_words, content) * 0.75:
+                continue
+            found.append(hit.segment)
+            pending += [(lo, hit.segment.q_start), (hit.segment.q_end, hi)]
+        found.sort(key=lambda s: s.q_start)
+        return found, first_best
+
+    def _absorb_ends(self, pq: PreparedQuote, segments: list[Segment]) -> list[Segment]:
+        """Let each fragment's first and last piece take in the short uncovered ends."""
+        out = list(segments)
+        for f in range(pq.fragments):
+            a, b = pq.fragment_range(f)
+            idx = [k for k, s in enumerate(out) if s.fragment == f]
+            if not idx:
+                continue
+            first, last = idx[0], idx[-1]
+            s = out[first]
+            if 0 < s.q_start - a < self.p.min_piece_words:
+                pad = 2 * (s.q_start - a) + 2
+                out[first] = glocal_align(pq, a, s.q_end, self.corpus, s.doc, s.d_start - pad, s.d_end, f, self.p)
+            s = out[last]
+            if 0 < b - s.q_end < self.p.min_piece_words:
+                pad = 2 * (b - s.q_end) + 2
+                out[last] = glocal_align(pq, s.q_start, b, self.corpus, s.doc, s.d_start, s.d_end + pad, f, self.p)
+        return out

@@ -1,0 +1,140 @@
+"""Status, match type, confidence and reasons of one quote.
+
+The rules that keep ``verified`` honest:
+- verified only when every difference is benign (normalization, punctuation,
+  an editorial bracket), a benign elision, or (if configured) a light edit;
+- a changed number, negation or name is never verified, whatever the cosine;
+- found in another document than claimed: review, misattributed;
+- nothing aligns: unverified; a high cosine alone never locates a quote.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from types import SimpleNamespace
+
+from .diff import BENIGN, EDITS, LOAD_BEARING, is_negation, is_number
+from .tokenize import WORD
+from .types import Alignment, Comparison, Quote
+
+_BASE_CONFIDENCE = {
+    "exact": 1.0, "normalized": 0.95, "elided": 0.9,
+    "misattributed": 0.75, "altered": 0.45, "spliced": 0.4, "reordered": 0.4,
+}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: str
+    match_type: str
+    confidence: float
+    band: str
+    reasons: tuple[str, ...]
+
+
+def band(confidence: float) -> str:
+    return "high" if confidence >= 0.8 else "medium" if confidence >= 0.6 else "low"
+
+
+def _verdict(status: str, match_type: str, confidence: float, reasons: list[str]) -> Verdict:
+    confidence = round(min(1.0, max(0.0, confidence)), 3)
+    return Verdict(status, match_type, confidence, band(confidence), tuple(reasons))
+
+
+def _show(text: str, limit: int = 80) -> str:
+    text = " ".join(text.split())
+    return "'" + (text if len(text) <= limit else text[: limit - 1] + "…") + "'"
+
+
+def _says(kind: str, quote_text: str, source_text: str) -> str:
+    q = _show(quote_text) if quote_text else "nothing"
+    s = _show(source_text) if source_text else "nothing"
+    return f"{kind} differs: quote says {q}, source says {s}"
+
+
+def _elision_problems(elided: tuple[str, ...], max_words: int) -> list[str]:
+    problems = []
+    for gap in elided:
+        words = [m.group().lower() for m in WORD.finditer(gap)]
+        hidden = sorted({w for w in words if is_negation(w)}) + sorted({w for w in words if is_number(w)})
+        for w in hidden:
+            problems.append(f"ellipsis hides '{w}'")
+        if len(words) > max_words:
+            problems.append(f"ellipsis stands for {len(words)} source words (more than {max_words})")
+    return problems
+
+
+def classify(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: float | None, *,
+             verdict: SimpleNamespace, claimed_known: bool) -> Verdict:
+    """The verdict on one quote from its alignment, differences and cosine."""
+    notes = list(quote.notes)
+    if quote.problem:
+        return _verdict("unverified", "unlocated", 0.0, [quote.problem] + notes)
+    words = max(1, alignment.quote_words)
+    matched = sum(s.matched for s in alignment.segments)
+    coverage = matched / words
+    kinds = {d.kind for d in comparison.differences}
+    if not alignment.segments or coverage < verdict.min_coverage:
+        near = alignment.segments or ((alignment.nearest,) if alignment.nearest else ())
+        near_cov = sum(s.matched for s in near) / words
+        if (cosine is not None and cosine >= verdict.paraphrase_cosine
+                and near_cov >= verdict.paraphrase_min_coverage and comparison.document):
+            return _verdict("review", "paraphrase", 0.3 + 0.3 * cosine,
+                            [f"reworded: only {near_cov:.0%} of the quote's words align, "
+                             f"but the passage means much the same (cosine {cosine:.2f})"] + notes)
+        return _verdict("unverified", "unlocated", 0.25 * min(1.0, near_cov),
+                        ["no passage in the sources aligns with this quote"
+                         + (f" (at best {near_cov:.0%} of its words)" if near else "")] + notes)
+
+    reasons: list[str] = []
+    status, match_type = "verified", "exact"
+    confidence = None
+    if "splice" in kinds:
+        status, match_type = "review", "spliced"
+        reasons += [f"spliced: {_show(d.quote_text, 50)} is from {d.source_text}"
+                    for d in comparison.differences if d.kind == "splice"]
+    elif "order" in kinds:
+        status, match_type = "review", "reordered"
+        reasons += [f"out of order: {_show(d.quote_text, 50)} is in {d.source_text}"
+                    for d in comparison.differences if d.kind == "order"]
+    elif kinds & LOAD_BEARING:
+        status, match_type = "review", "altered"
+        reasons += [_says(d.kind, d.quote_text, d.source_text)
+                    for d in comparison.differences if d.kind in LOAD_BEARING]
+    elif (hidden := _elision_problems(comparison.elided, verdict.max_elided_words)):
+        status, match_type = "review", "elided"
+        reasons += hidden
+        confidence = 0.45
+    elif "word" in kinds or (comparison.match_ratio or 0) < verdict.min_match_ratio:
+        status, match_type = "review", "paraphrase"
+        changed = [d for d in comparison.differences if d.kind == "word"]
+        reasons += [_says("wording", d.quote_text, d.source_text) for d in changed[:3]]
+        if len(changed) > 3:
+            reasons.append(f"and {len(changed) - 3} more word changes")
+        evidence = cosine if cosine is not None else (comparison.match_ratio or 0)
+        confidence = 0.3 + 0.4 * max(0.0, evidence)
+    elif kinds & EDITS:
+        typos = sum(1 for d in comparison.differences if d.kind == "typo")
+        match_type = "edited"
+        reasons += [f"{d.kind}: quote has {_show(d.quote_text) if d.quote_text else 'nothing'}, "
+                    f"source has {_show(d.source_text) if d.source_text else 'nothing'}"
+                    for d in comparison.differences if d.kind in EDITS][:5]
+        light = typos / words <= verdict.edited_max_changes
+        if not (verdict.edited_is_verified and light):
+            status = "review"
+            reasons.append("edited quotes need review (verdict.edited_is_verified is off)"
+                           if light else f"{typos} misspelt words out of {words}")
+        confidence = (0.8 + 0.15 * (comparison.match_ratio or 0)) if status == "verified" else 0.75
+    elif "elision" in kinds:
+        match_type = "elided"
+    elif kinds & BENIGN:
+        match_type = "normalized"
+    if (claimed_known and quote.claimed_document and comparison.document
+            and comparison.document != quote.claimed_document):
+        reasons.insert(0, f"found in {comparison.document}, not in claimed {quote.claimed_document}")
+        if status == "verified":
+            status, match_type, confidence = "review", "misattributed", None
+    if confidence is None:
+        confidence = _BASE_CONFIDENCE[match_type]
+    if status == "review":
+        confidence = min(confidence, 0.79)
+    return _verdict(status, match_type, confidence, reasons + notes)

@@ -1,0 +1,126 @@
+"""Configuration: configs/default.yaml, overridden key by key by a user's YAML."""
+from __future__ import annotations
+
+import copy
+from importlib import resources
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, Mapping
+
+import yaml
+
+from .errors import ConfigError
+
+# Bounds a value must respect, beyond having the default's type.
+_RANGES: dict[str, tuple[float, float]] = {
+    "window.size": (8, 100_000),
+    "window.overlap": (0.0, 0.9),
+    "index.k1": (0.0, 10.0),
+    "index.b": (0.0, 1.0),
+    "index.top_k": (1, 1000),
+    "align.min_piece_words": (1, 1000),
+    "align.max_pieces": (1, 50),
+    "align.max_gap_words": (0, 1_000_000),
+    "align.splice_gap_words": (0, 1_000_000),
+    "align.match": (1, 1000),
+    "align.mismatch": (0, 1000),
+    "align.gap": (0, 1000),
+    "align.weak_gap": (0, 1000),
+    "verdict.min_coverage": (0.0, 1.0),
+    "verdict.min_match_ratio": (0.0, 1.0),
+    "verdict.edited_max_changes": (0.0, 1.0),
+    "verdict.paraphrase_cosine": (-1.0, 1.0),
+    "verdict.paraphrase_min_coverage": (0.0, 1.0),
+    "verdict.max_elided_words": (0, 1_000_000),
+    "embed.batch_size": (1, 4096),
+    "embed.threads": (1, 256),
+    "output.context_chars": (0, 100_000),
+}
+_CHOICES: dict[str, tuple[str, ...]] = {"index.backend": ("bm25s", "rank-bm25")}
+
+
+def default_path() -> Path:
+    """configs/default.yaml of the source tree, or its copy installed as package data."""
+    checkout = Path(__file__).resolve().parent.parent / "configs" / "default.yaml"
+    if checkout.is_file():
+        return checkout
+    return Path(str(resources.files("quoteverify.configs").joinpath("default.yaml")))
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    try:
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: config file not found; check the path given to --config") from None
+    except (yaml.YAMLError, UnicodeDecodeError) as exc:
+        reason = str(exc).splitlines()[0]
+        raise ConfigError(f"{path}: not valid YAML ({reason}); fix the syntax") from None
+    if data is None:
+        return {}
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path}: expected a mapping of sections (window:, index:, ...) at the top level")
+    return data
+
+
+def _merge(base: dict[str, Any], override: Mapping[str, Any], source: str, prefix: str = "") -> None:
+    for key, value in override.items():
+        name = f"{prefix}{key}"
+        if key not in base:
+            known = ", ".join(sorted(base))
+            raise ConfigError(f"{source}: unknown key '{name}'; known keys here: {known}")
+        default = base[key]
+        if isinstance(default, dict):
+            if not isinstance(value, dict):
+                raise ConfigError(f"{source}: '{name}' must be a section (a mapping), got {value!r}")
+            _merge(default, value, source, f"{name}.")
+            continue
+        base[key] = _check(name, default, value, source)
+
+
+def _check(name: str, default: Any, value: Any, source: str) -> Any:
+    if isinstance(default, bool):
+        ok = isinstance(value, bool)
+    elif isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    elif isinstance(default, float):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        value = float(value) if ok else value
+    else:
+        ok = isinstance(value, type(default))
+    if not ok:
+        raise ConfigError(f"{source}: '{name}' must be a {type(default).__name__}, got {value!r}")
+    if name in _RANGES:
+        lo, hi = _RANGES[name]
+        if not lo <= value <= hi:
+            raise ConfigError(f"{source}: '{name}' is {value!r}; it must be between {lo} and {hi}")
+    if name in _CHOICES and value not in _CHOICES[name]:
+        raise ConfigError(f"{source}: '{name}' is {value!r}; choose one of {', '.join(_CHOICES[name])}")
+    return value
+
+
+class Config(SimpleNamespace):
+    """Sections as attributes: ``config.align.gap``; ``as_dict()`` for manifests."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {name: dict(vars(section)) for name, section in vars(self).items()}
+
+
+def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | None = None) -> Config:
+    """The default config, overridden by the YAML at ``path`` and then ``overrides``."""
+    data = copy.deepcopy(_read_yaml(default_path()))
+    if path is not None:
+        _merge(data, _read_yaml(Path(path)), str(path))
+    if overrides:
+        _merge(data, overrides, "config")
+    return Config(**{name: SimpleNamespace(**section) for name, section in data.items()})
+
+
+def as_config(config: Config | Mapping[str, Any] | str | Path | None) -> Config:
+    """Accept a Config, a mapping of overrides, a YAML path or None (defaults)."""
+    if isinstance(config, Config):
+        return config
+    if config is None:
+        return load_config()
+    if isinstance(config, Mapping):
+        return load_config(overrides=config)
+    return load_config(config)

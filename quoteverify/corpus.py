@@ -1,0 +1,174 @@
+"""The normalize stage for both sides: sources and quotes made ready to match.
+
+A ``Source`` is one document normalized and cut into word tokens, each word
+also an integer id from the corpus vocabulary so alignment compares ints.
+The corpus keeps all word ids in one array with a
+postings list (word id -> positions), so the exact fast path looks up a quote's
+rarest word and compares ids at the few places it occurs. A ``PreparedQuote`` is a quote normalized, its editorial
+markup (ellipses, brackets) parsed, and its words split into fragments.
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+import re
+
+import numpy as np
+
+from .normalize import NormalizedText, normalize
+from .tokenize import FILLERS, WORD, QuotePart, WordTokens, quote_parts, word_tokens
+from .turns import Turn, Turns
+from .types import Document
+
+EDITORIAL = -2  # id of the word slot an editorial insertion stands in
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass
+class Source:
+    document: Document
+    norm: NormalizedText
+    tokens: WordTokens
+    ids: np.ndarray
+    offset: int  # position of the first word in the corpus-wide id array
+    _line_starts: list[int] | None = field(default=None, repr=False)
+    _turns: Turns | None = field(default=None, repr=False)
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """Original-text span of word tokens [start, end)."""
+        return self.norm.to_original(int(self.tokens.starts[start]), int(self.tokens.ends[end - 1]))
+
+    def line_of(self, offset: int) -> int:
+        """1-based line number of an original-text offset (CRLF, CR and LF all end lines)."""
+        if self._line_starts is None:
+            self._line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(self.document.text)]
+        return bisect_right(self._line_starts, offset)
+
+    def turn_at(self, offset: int) -> Turn | None:
+        """The transcript turn an original-text offset falls in, if the text has speaker labels."""
+        if self._turns is None:
+            self._turns = Turns(self.document.text)
+        return self._turns.at(offset)
+
+
+class Corpus:
+    """All sources, one vocabulary, and lookup by document id."""
+
+    def __init__(self, documents: list[Document] | tuple[Document, ...]):
+        self.vocab: dict[str, int] = {}
+        self.sources: list[Source] = []
+        offset = 0
+        for document in documents:
+            source = self._prepare(document, offset)
+            self.sources.append(source)
+            offset += len(source.ids)
+        self.by_id: dict[str, int] = {s.document.doc_id: i for i, s in enumerate(self.sources)}
+        self.all_ids = (np.concatenate([s.ids for s in self.sources]) if self.sources
+                        else np.zeros(0, np.int32))
+        self.doc_starts = np.asarray([s.offset for s in self.sources], dtype=np.int64)
+        self._order = np.argsort(self.all_ids, kind="stable")
+        self._sorted = self.all_ids[self._order]
+
+    def _prepare(self, document: Document, offset: int) -> Source:
+        norm = normalize(document.text)
+        tokens = word_tokens(norm.text)
+        vocab = self.vocab
+        ids = np.fromiter((vocab.setdefault(w, len(vocab)) for w in tokens.words), dtype=np.int32,
+                          count=len(tokens))
+        return Source(document, norm, tokens, ids, offset)
+
+    def positions(self, word_id: int) -> np.ndarray:
+        """Corpus-wide positions of a word id, ascending."""
+        lo, hi = np.searchsorted(self._sorted, [word_id, word_id + 1])
+        return self._order[lo:hi]
+
+    def locate(self, position: int) -> tuple[int, int]:
+        """(document index, word index in it) of a corpus-wide position."""
+        doc = int(np.searchsorted(self.doc_starts, position, side="right")) - 1
+        return doc, position - int(self.doc_starts[doc])
+
+    def ids_of(self, words: list[str]) -> np.ndarray:
+        """Vocabulary ids of quote words; a word no source has gets -1 (equal to nothing)."""
+        return np.fromiter((self.vocab.get(w, -1) for w in words), dtype=np.int32, count=len(words))
+
+    def __len__(self) -> int:
+        return len(self.sources)
+
+
+@dataclass(frozen=True)
+class PreparedQuote:
+    """A quote ready to align.
+
+    ``words`` are the quote's word tokens in order, an editorial insertion
+    counting as one slot (id EDITORIAL); ``fragment`` numbers the
+    ellipsis-separated fragment of each slot; starts/ends index ``norm.text``.
+    """
+
+    text: str            # the quote with word-completing brackets resolved ("[T]he" -> "The")
+    norm: NormalizedText
+    parts: tuple[QuotePart, ...]
+    words: tuple[str, ...]
+    ids: np.ndarray
+    weak: np.ndarray
+    fragment: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
+    completions: tuple[str, ...]  # "[T]he"-style brackets resolved before matching
+    extents: tuple[tuple[int, int], ...]  # normalized text span of each fragment, between ellipses
+
+    @property
+    def fragments(self) -> int:
+        return int(self.fragment.max()) + 1 if len(self.fragment) else 0
+
+    def fragment_range(self, f: int) -> tuple[int, int]:
+        idx = np.flatnonzero(self.fragment == f)
+        return (int(idx[0]), int(idx[-1]) + 1) if len(idx) else (0, 0)
+
+    @property
+    def content_words(self) -> int:
+        return int(np.count_nonzero(self.ids != EDITORIAL))
+
+
+_COMPLETION = re.compile(r"\[(\w{1,2})\](?=\w)|(?<=\w)\[(\w{1,2})\]")
+
+
+def prepare_quote(text: str, corpus: Corpus) -> PreparedQuote:
+    completions = tuple(m.group() for m in _COMPLETION.finditer(text))
+    literal = _COMPLETION.sub(lambda m: m.group(1) or m.group(2), text)
+    norm = normalize(literal)
+    parts = tuple(quote_parts(norm.text))
+    words: list[str] = []
+    frags: list[int] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    fragment = 0
+    extents: list[tuple[int, int]] = []
+    lo = 0
+    for part in parts:
+        if part.kind == "ellipsis":
+            if words and frags[-1] == fragment:
+                extents.append((lo, part.start))
+                fragment += 1
+            lo = part.end
+            continue
+        if part.kind == "editorial":
+            words.append("")
+            frags.append(fragment)
+            starts.append(part.start)
+            ends.append(part.end)
+            continue
+        if part.kind == "sic":
+            continue
+        for m in WORD.finditer(norm.text, part.start, part.end):
+            words.append(m.group())
+            frags.append(fragment)
+            starts.append(m.start())
+            ends.append(m.end())
+    if words and (not extents or len(extents) <= frags[-1]):
+        extents.append((lo, len(norm.text)))
+    ids = corpus.ids_of(words)
+    ids[[i for i, w in enumerate(words) if w == ""]] = EDITORIAL
+    weak = np.array([w in FILLERS for w in words], dtype=bool)
+    return PreparedQuote(literal, norm, parts, tuple(words), ids, weak, np.asarray(frags, dtype=np.int32),
+                         np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64), completions,
+                         tuple(extents))

@@ -1,0 +1,290 @@
+"""Labelled differences between a quote and the source span it was found at.
+
+Each located piece of the quote is compared token by token (words and
+punctuation) with its source span; every difference gets a kind:
+
+- ``normalization``: case, curly quotes, dashes, spacing, line wraps, hyphenation
+- ``punctuation``: a punctuation mark added, dropped or changed
+- ``editorial``: a bracketed insertion or ``[sic]``
+- ``elision``: what an ellipsis stands for
+- ``disfluency``: fillers, stage directions, repeats or ``--`` left out
+- ``typo``: one word misspelt
+- ``number``, ``negation``, ``name``: load-bearing changes
+- ``word``: any other word added, dropped or changed
+- ``splice``, ``order``: pieces joined from distant places, or out of order
+"""
+from __future__ import annotations
+
+import re
+from difflib import SequenceMatcher
+from typing import NamedTuple
+
+import numpy as np
+from rapidfuzz import fuzz
+
+from .corpus import Corpus, PreparedQuote, Source
+from .tokenize import FILLERS, TOKEN
+from .types import Alignment, Comparison, Difference, Segment
+
+BENIGN = frozenset({"normalization", "punctuation", "editorial"})
+EDITS = frozenset({"disfluency", "typo"})
+LOAD_BEARING = frozenset({"number", "negation", "name"})
+
+NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen
+fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety
+hundred thousand million billion trillion half quarter dozen first second third fourth fifth sixth seventh
+eighth ninth tenth once twice double triple percent""".split())
+NEGATIONS = frozenset("""not no never nothing nobody none nowhere neither nor cannot without""".split())
+_DIGIT = re.compile(r"\d")
+_SENTENCE_END = re.compile(r"[.!?:;\"(\[]\s*$|^\s*$")
+_CONTEXT = 40
+
+
+class Tok(NamedTuple):
+    text: str   # normalized
+    lo: int     # normalized offsets
+    hi: int
+    kind: str   # word | punct | editorial
+    weak: bool  # a filler, stage direction or repeat (source side)
+
+
+def is_number(word: str) -> bool:
+    return bool(_DIGIT.search(word)) or word in NUMBER_WORDS
+
+
+def is_negation(word: str) -> bool:
+    return word in NEGATIONS or word.endswith("n't")
+
+
+def _quote_tokens(pq: PreparedQuote, lo: int, hi: int) -> list[Tok]:
+    tokens: list[Tok] = []
+    for part in pq.parts:
+        a, b = max(part.start, lo), min(part.end, hi)
+        if a >= b and not (part.kind == "editorial" and lo <= part.start < hi):
+            continue
+        if part.kind == "editorial":
+            tokens.append(Tok("\x00" + pq.norm.text[part.start:part.end], part.start, part.end, "editorial", False))
+        elif part.kind == "text":
+            for m in TOKEN.finditer(pq.norm.text, a, b):
+                word = m.group()[0].isalnum() or m.group()[0] == "_"
+                tokens.append(Tok(m.group(), m.start(), m.end(), "word" if word else "punct",
+                                  word and m.group() in FILLERS))
+    return tokens
+
+
+def _source_tokens(src: Source, lo: int, hi: int) -> list[Tok]:
+    tokens: list[Tok] = []
+    starts = src.tokens.starts
+    for m in TOKEN.finditer(src.norm.text, lo, hi):
+        if m.group()[0].isalnum() or m.group()[0] == "_":
+            k = int(np.searchsorted(starts, m.start()))
+            weak = bool(k < len(starts) and starts[k] == m.start() and src.tokens.weak[k])
+            tokens.append(Tok(m.group(), m.start(), m.end(), "word", weak))
+        else:
+            tokens.append(Tok(m.group(), m.start(), m.end(), "punct", False))
+    return tokens
+
+
+def _extend_punct(text: str, lo: int, hi: int, limit_lo: int, limit_hi: int) -> tuple[int, int]:
+    """Widen [lo, hi) over punctuation glued to it (no spaces), within limits."""
+    while lo > limit_lo and not text[lo - 1].isspace() and not text[lo - 1].isalnum():
+        lo -= 1
+    while hi < limit_hi and not text[hi].isspace() and not text[hi].isalnum():
+        hi += 1
+    return lo, hi
+
+
+class _Differ:
+    """Builds the differences of one quote; one instance per quote."""
+
+    def __init__(self, pq: PreparedQuote, corpus: Corpus):
+        self.pq = pq
+        self.corpus = corpus
+        self.differences: list[Difference] = []
+        self.spacing = False
+
+    def q_orig(self, lo: int, hi: int) -> str:
+        a, b = self.pq.norm.to_original(lo, hi)
+        return self.pq.text[a:b]
+
+    def s_orig(self, src: Source, lo: int, hi: int) -> str:
+        a, b = src.norm.to_original(lo, hi)
+        return src.document.text[a:b]
+
+    def add(self, kind: str, quote_text: str, source_text: str) -> None:
+        self.differences.append(Difference(kind, quote_text, source_text))
+
+    def spans(self, seg: Segment) -> tuple[tuple[int, int], tuple[int, int]]:
+        """Normalized spans of a segment: quote side and source side, punctuation included."""
+        pq, src = self.pq, self.corpus.sources[seg.doc]
+        f_lo, f_hi = pq.extents[seg.fragment] if seg.fragment < len(pq.extents) else (0, len(pq.norm.text))
+        q_lo, q_hi = int(pq.starts[seg.q_start]), int(pq.ends[seg.q_end - 1])
+        q_lo, q_hi = _extend_punct(pq.norm.text, q_lo, q_hi, f_lo, f_hi)
+        if seg.d_end > seg.d_start:
+            s_lo, s_hi = int(src.tokens.starts[seg.d_start]), int(src.tokens.ends[seg.d_end - 1])
+            want_lo = q_lo < int(pq.starts[seg.q_start])
+            want_hi = q_hi > int(pq.ends[seg.q_end - 1])
+            ext_lo, ext_hi = _extend_punct(src.norm.text, s_lo, s_hi, 0, len(src.norm.text))
+            s_lo, s_hi = (ext_lo if want_lo else s_lo), (ext_hi if want_hi else s_hi)
+        else:
+            s_lo = s_hi = int(src.tokens.starts[seg.d_start]) if seg.d_start < len(src.tokens) else len(src.norm.text)
+        return (q_lo, q_hi), (s_lo, s_hi)
+
+    def compare_piece(self, seg: Segment) -> tuple[int, int]:
+        """Differences within one piece; returns its normalized source span."""
+        src = self.corpus.sources[seg.doc]
+        (q_lo, q_hi), (s_lo, s_hi) = self.spans(seg)
+        q = _quote_tokens(self.pq, q_lo, q_hi)
+        s = _source_tokens(src, s_lo, s_hi)
+        matcher = SequenceMatcher(None, [t.text for t in q], [t.text for t in s], autojunk=False)
+        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+            if op == "equal":
+                self._equal_run(src, q[i1:i2], s[j1:j2])
+            else:
+                kind = self.label(q[i1:i2], s[j1:j2], src)
+                self.add(kind, self._q_text(q[i1:i2]), self._s_text(src, s[j1:j2]))
+        return s_lo, s_hi
+
+    def _q_text(self, toks: list[Tok]) -> str:
+        return self.q_orig(toks[0].lo, toks[-1].hi) if toks else ""
+
+    def _s_text(self, src: Source, toks: list[Tok]) -> str:
+        return self.s_orig(src, toks[0].lo, toks[-1].hi) if toks else ""
+
+    def _equal_run(self, src: Source, q: list[Tok], s: list[Tok]) -> None:
+        """Equal after normalization: name each stretch whose original text differs."""
+        run_q: list[Tok] = []
+        run_s: list[Tok] = []
+        for k, (tq, ts) in enumerate(zip(q, s)):
+            if self.q_orig(tq.lo, tq.hi) != self.s_orig(src, ts.lo, ts.hi):
+                run_q.append(tq)
+                run_s.append(ts)
+                continue
+            self._flush(src, run_q, run_s)
+            run_q, run_s = [], []
+        self._flush(src, run_q, run_s)
+        for k in range(1, len(q)):
+            gap_q = self.q_orig(q[k - 1].hi, q[k].lo) if q[k].lo > q[k - 1].hi else ""
+            gap_s = self.s_orig(src, s[k - 1].hi, s[k].lo) if s[k].lo > s[k - 1].hi else ""
+            if gap_q != gap_s and not self.spacing:
+                self.spacing = True
+                self.add("normalization", self._q_text(q[max(0, k - 2):k + 2]),
+                         self._s_text(src, s[max(0, k - 2):k + 2]))
+
+    def _flush(self, src: Source, q: list[Tok], s: list[Tok]) -> None:
+        if q:
+            self.add("normalization", self._q_text(q), self._s_text(src, s))
+
+    def label(self, q: list[Tok], s: list[Tok], src: Source) -> str:
+        qw = [t.text for t in q if t.kind == "word"]
+        sw = [t.text for t in s if t.kind == "word"]
+        if any(t.kind == "editorial" for t in q):
+            return "editorial"
+        if not qw and not sw:
+            dash_dropped = any(t.text == "-" for t in s) and not q
+            return "disfluency" if dash_dropped else "punctuation"
+        if "".join(qw) == "".join(sw):
+            return "normalization"
+        if sorted(w for w in qw if is_number(w)) != sorted(w for w in sw if is_number(w)):
+            return "number"
+        if sum(map(is_negation, qw)) != sum(map(is_negation, sw)):
+            return "negation"
+        if self._names(q, self.pq.norm, self.pq.text) ^ self._names(s, src.norm, src.document.text):
+            return "name"
+        if not qw and all(t.weak for t in s if t.kind == "word"):
+            return "disfluency"
+        if not sw and all(t.weak for t in q if t.kind == "word"):
+            return "disfluency"
+        if qw and sw and len(qw) <= 2 and len(sw) <= 2 and fuzz.ratio(" ".join(qw), " ".join(sw)) >= 75:
+            return "typo"
+        return "word"
+
+    @staticmethod
+    def _names(toks: list[Tok], norm, original: str) -> frozenset[str]:
+        """Words written with a capital that are not sentence-initial, shouting or 'I'."""
+        names = set()
+        for t in toks:
+            if t.kind != "word":
+                continue
+            a, b = norm.to_original(t.lo, t.hi)
+            word = original[a:b]
+            if not word[:1].isupper() or word.isupper() or word.lower().startswith("i'") or word == "I":
+                continue
+            if _SENTENCE_END.search(original[max(0, a - 3):a]):
+                continue
+            names.add(t.text)
+        return frozenset(names)
+
+
+def _uncovered(pq: PreparedQuote, segments: list[Segment]) -> list[tuple[int, int]]:
+    covered = np.zeros(len(pq.words), dtype=bool)
+    for seg in segments:
+        covered[seg.q_start:seg.q_end] = True
+    runs = []
+    k = 0
+    while k < len(covered):
+        if covered[k] or pq.words[k] == "":
+            k += 1
+            continue
+        start = k
+        while k < len(covered) and not covered[k]:
+            k += 1
+        runs.append((start, k))
+    return runs
+
+
+def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus) -> Comparison:
+    """Name every difference between the quote and where it was found."""
+    if not alignment.segments:
+        return Comparison((), None, "")
+    differ = _Differ(pq, corpus)
+    for completion in pq.completions:
+        differ.add("editorial", completion, "")
+    for part in pq.parts:
+        if part.kind == "sic":
+            differ.add("editorial", differ.q_orig(part.start, part.end), "")
+    segments = sorted(alignment.segments, key=lambda s: s.q_start)
+    spans: list[tuple[int, int, int]] = []   # (doc, original start, original end)
+    elided: list[str] = []
+    for k, seg in enumerate(segments):
+        s_lo, s_hi = differ.compare_piece(seg)
+        src = corpus.sources[seg.doc]
+        start, end = src.norm.to_original(s_lo, s_hi)
+        spans.append((seg.doc, start, end))
+        if k == 0:
+            continue
+        prev = segments[k - 1]
+        _, p_start, p_end = spans[k - 1]
+        here = f"{src.document.doc_id} at {start}"
+        if seg.doc != prev.doc:
+            differ.add("splice", differ.q_orig(int(pq.starts[seg.q_start]), int(pq.ends[seg.q_end - 1])),
+                       f"{src.document.doc_id} at {start}, while the piece before is in "
+                       f"{corpus.sources[prev.doc].document.doc_id} at {p_start}")
+        elif seg.d_start < prev.d_end:
+            differ.add("order", differ.q_orig(int(pq.starts[seg.q_start]), int(pq.ends[seg.q_end - 1])),
+                       f"{here}, before the piece quoted ahead of it (at {p_start})")
+        else:
+            gap = src.document.text[p_end:start]
+            if seg.fragment != prev.fragment:
+                elided.append(gap)
+                differ.add("elision", "...", gap)
+            elif seg.d_start - prev.d_end > 0:
+                differ.add("splice", differ.q_orig(int(pq.starts[seg.q_start]), int(pq.ends[seg.q_end - 1])),
+                           f"{here}; {seg.d_start - prev.d_end} source words after the piece before, "
+                           "joined without an ellipsis")
+    for a, b in _uncovered(pq, segments):
+        differ.add("word", differ.q_orig(int(pq.starts[a]), int(pq.ends[b - 1])), "")
+    docs = {doc for doc, _, _ in spans}
+    if len(docs) == 1:
+        doc = spans[0][0]
+        start, end = min(s for _, s, _ in spans), max(e for _, _, e in spans)
+    else:
+        main = max(range(len(segments)), key=lambda k: segments[k].matched)
+        doc, start, end = spans[main]
+    src = corpus.sources[doc]
+    quote_words = " ".join(w for w in pq.words if w)
+    source_words = " ".join(" ".join(corpus.sources[s.doc].tokens.words[s.d_start:s.d_end]) for s in segments)
+    ratio = fuzz.ratio(quote_words, source_words) / 100.0
+    pieces = tuple((corpus.sources[d].document.doc_id, s, e) for d, s, e in spans)
+    return Comparison(tuple(differ.differences), round(ratio, 4), src.document.text[start:end],
+                      src.document.doc_id, start, end, pieces, tuple(elided))

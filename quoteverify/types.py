@@ -1,0 +1,147 @@
+"""The named results that flow between the stages."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+STATUSES = ("verified", "review", "unverified")
+MATCH_TYPES = ("exact", "normalized", "elided", "edited", "altered", "reordered",
+               "spliced", "paraphrase", "misattributed", "unlocated")
+
+
+@dataclass(frozen=True)
+class Document:
+    """One source: its id (the file stem), where it came from and its text."""
+
+    doc_id: str
+    path: str
+    text: str
+    sha256: str
+    encoding: str = "utf-8"
+
+
+@dataclass(frozen=True)
+class Quote:
+    """One row of the quote table, as given.
+
+    ``problem`` is set when the row cannot be checked as it stands (an empty
+    quote); ``notes`` carries warnings that still allow a check (an unknown
+    claimed document).
+    """
+
+    row: int
+    quote_id: str
+    text: str
+    claimed_document: str = ""
+    speaker: str = ""
+    finding: str = ""
+    extra: tuple[tuple[str, str], ...] = ()
+    problem: str = ""
+    notes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Window:
+    """Word tokens [start, end) of one document."""
+
+    doc: int
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """A stretch of one document worth aligning a quote against (word tokens)."""
+
+    doc: int
+    start: int
+    end: int
+    score: float
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A piece of the quote located in a source.
+
+    q_start/q_end index the quote's word tokens, d_start/d_end the document's;
+    ``fragment`` is the ellipsis-separated fragment the piece belongs to.
+    """
+
+    doc: int
+    q_start: int
+    q_end: int
+    d_start: int
+    d_end: int
+    fragment: int
+    matched: int  # word tokens equal on both sides
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """Where the pieces of one quote were found, and how."""
+
+    method: str  # exact | fuzzy | none
+    segments: tuple[Segment, ...]
+    quote_words: int
+    bm25_score: float | None = None
+    bm25_ratio: float | None = None
+    nearest: Segment | None = None  # the closest passage, for a suggestion
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One difference between the quote and its source span."""
+
+    kind: str
+    quote_text: str
+    source_text: str
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The diff stage's result for one quote."""
+
+    differences: tuple[Difference, ...]
+    match_ratio: float | None
+    matched_text: str
+    # Original-text span of the located quote and its pieces.
+    document: str = ""
+    start: int | None = None
+    end: int | None = None
+    pieces: tuple[tuple[str, int, int], ...] = ()
+    elided: tuple[str, ...] = ()  # source text each ellipsis stands for
+
+
+@dataclass
+class QuoteResult:
+    """Everything known about one quote: the row of every output."""
+
+    quote_id: str
+    quote: str
+    row: int
+    claimed_document: str = ""
+    document: str = ""
+    start: int | None = None
+    end: int | None = None
+    matched_text: str = ""
+    context_before: str = ""
+    context_after: str = ""
+    line: int | None = None
+    speaker: str = ""
+    timestamp: str = ""
+    status: str = "unverified"
+    match_type: str = "unlocated"
+    confidence: float = 0.0
+    band: str = "low"
+    reasons: list[str] = field(default_factory=list)
+    differences: list[dict[str, str]] = field(default_factory=list)
+    bm25_score: float | None = None
+    bm25_ratio: float | None = None
+    cosine: float | None = None
+    match_ratio: float | None = None
+    suggestion: str = ""
+    document_sha256: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
