@@ -26,6 +26,7 @@ from .index import Bm25Index
 from .types import Alignment, Candidate, Segment
 
 EDITORIAL_MAX_WORDS = 12  # source words one bracketed insertion may stand for
+PIECE_DENSITY = 0.8  # share of a further piece's words that must match exactly
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,8 @@ def local_align(pq: PreparedQuote, a: int, b: int, corpus: Corpus, region: Candi
     if score <= 0:
         return None
     i0, j0, matched = _trace(H, q_ids, q_weak, d_ids, d_weak, p, i, j, local=True)
-    return _Local(score, Segment(region.doc, a + i0, a + i, region.start + j0, region.start + j, fragment, matched))
+    return _Local(score, Segment(region.doc, a + i0, a + i, region.start + j0, region.start + j, fragment,
+                                 int(matched)))
 
 
 def glocal_align(pq: PreparedQuote, a: int, b: int, corpus: Corpus, doc: int, lo: int, hi: int,
@@ -125,7 +127,7 @@ def glocal_align(pq: PreparedQuote, a: int, b: int, corpus: Corpus, doc: int, lo
     j = int(np.argmax(H[-1]))
     i0, j0, matched = _trace(H, q_ids, q_weak, d_ids, d_weak, p, len(q_ids), j, local=False)
     # The walk may end in column 0 with quote words left: they align to nothing.
-    return Segment(doc, a, b, lo + j0, lo + j, fragment, matched)
+    return Segment(doc, a, b, lo + j0, lo + j, fragment, int(matched))
 
 
 def _exact_runs(pq: PreparedQuote) -> list[tuple[int, int, int]]:
@@ -185,8 +187,20 @@ def exact_align(pq: PreparedQuote, corpus: Corpus, p: SimpleNamespace, prefer_do
                 break
             chain.append(int(nxt[0]))
         else:
-            return Alignment("exact", _chain_segments(pq, corpus, runs, chain), pq.content_words)
+            return Alignment("exact", _chain_segments(pq, corpus, runs, _tighten(runs, hits, chain)),
+                             pq.content_words)
     return None
+
+
+def _tighten(runs, hits, chain: list[int]) -> list[int]:
+    """Move each run to its last occurrence before the next run: the smallest gaps win."""
+    chain = list(chain)
+    for k in range(len(runs) - 2, -1, -1):
+        _, a, b = runs[k]
+        before = hits[k][hits[k] + (b - a) <= chain[k + 1]]
+        if len(before) and before[-1] > chain[k]:
+            chain[k] = int(before[-1])
+    return chain
 
 
 def _chain_segments(pq, corpus, runs, chain) -> tuple[Segment, ...]:
@@ -275,6 +289,9 @@ class Aligner:
                 first_best = hit
             if hit is None or hit.score < p.match * min(p.min_piece_words, content) * 0.75:
                 continue
+            piece = hit.segment
+            if found and hit.segment.matched < PIECE_DENSITY * (piece.q_end - piece.q_start):
+                continue  # a splice is made of passages quoted nearly word for word
             found.append(hit.segment)
             pending += [(lo, hit.segment.q_start), (hit.segment.q_end, hi)]
         found.sort(key=lambda s: s.q_start)

@@ -55,7 +55,7 @@ def _elision_problems(elided: tuple[str, ...], max_words: int) -> list[str]:
     problems = []
     for gap in elided:
         words = [m.group().lower() for m in WORD.finditer(gap)]
-        hidden = sorted({w for w in words if is_negation(w)}) + sorted({w for w in words if is_number(w)})
+        hidden = sorted({w for w in words if is_negation(w)}) + sorted({w for w in words if is_number(w, strict=True)})
         for w in hidden:
             problems.append(f"ellipsis hides '{w}'")
         if len(words) > max_words:

@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 from rapidfuzz import fuzz
+from rapidfuzz.distance import Levenshtein
 
 from .corpus import Corpus, PreparedQuote, Source
 from .tokenize import FILLERS, TOKEN
@@ -30,10 +31,13 @@ BENIGN = frozenset({"normalization", "punctuation", "editorial"})
 EDITS = frozenset({"disfluency", "typo"})
 LOAD_BEARING = frozenset({"number", "negation", "name"})
 
-NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen
+CARDINALS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen
 fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety
-hundred thousand million billion trillion half quarter dozen first second third fourth fifth sixth seventh
-eighth ninth tenth once twice double triple percent""".split())
+hundred thousand million billion trillion dozen""".split())
+# Words of quantity and rank: changing one alters a claim, but eliding "half way"
+# or "the first time" hides no number.
+QUANTITIES = CARDINALS | frozenset("""half quarter first second third fourth fifth sixth seventh eighth ninth
+tenth once twice double triple percent""".split())
 NEGATIONS = frozenset("""not no never nothing nobody none nowhere neither nor cannot without""".split())
 _DIGIT = re.compile(r"\d")
 _SENTENCE_END = re.compile(r"[.!?:;\"(\[]\s*$|^\s*$")
@@ -48,12 +52,41 @@ class Tok(NamedTuple):
     weak: bool  # a filler, stage direction or repeat (source side)
 
 
-def is_number(word: str) -> bool:
-    return bool(_DIGIT.search(word)) or word in NUMBER_WORDS
+def is_number(word: str, *, strict: bool = False) -> bool:
+    """A numeral or number word; ``strict`` leaves out ranks and words like 'half' and 'once'."""
+    return bool(_DIGIT.search(word)) or word in (CARDINALS if strict else QUANTITIES)
 
 
 def is_negation(word: str) -> bool:
     return word in NEGATIONS or word.endswith("n't")
+
+
+def _misspelt(qw: list[str], sw: list[str], *, name: bool) -> bool:
+    """One or two words against one or two, the same but for a slip of the keyboard.
+
+    A name must be long and one edit away: 'Governmennt' is a typo, 'Jon' for 'Jan' is another person.
+    """
+    if not qw or not sw or len(qw) > 2 or len(sw) > 2:
+        return False
+    q, s = " ".join(qw), " ".join(sw)
+    if name:
+        return min(len(q), len(s)) >= 5 and Levenshtein.distance(q, s) <= 1
+    return fuzz.ratio(q, s) >= 75
+
+
+def _neighbours(tokens: list[Tok], j1: int, j2: int) -> tuple[str, ...]:
+    """The source words just before and just after tokens [j1, j2)."""
+    before = next((t.text for t in reversed(tokens[:j1]) if t.kind == "word"), "")
+    after = next((t.text for t in tokens[j2:] if t.kind == "word"), "")
+    return before, after
+
+
+def _repeated(word: str, run: list[str], around: tuple[str, ...]) -> bool:
+    """A word said twice, or a false start of the next word ('it' before "it's")."""
+    if run.count(word) > 1 or word in around:
+        return True
+    after = around[-1] if around else ""
+    return bool(after) and after.startswith(word) and len(word) < len(after)
 
 
 def _quote_tokens(pq: PreparedQuote, lo: int, hi: int) -> list[Tok]:
@@ -141,7 +174,7 @@ class _Differ:
             if op == "equal":
                 self._equal_run(src, q[i1:i2], s[j1:j2])
             else:
-                kind = self.label(q[i1:i2], s[j1:j2], src)
+                kind = self.label(q[i1:i2], s[j1:j2], src, _neighbours(s, j1, j2))
                 self.add(kind, self._q_text(q[i1:i2]), self._s_text(src, s[j1:j2]))
         return s_lo, s_hi
 
@@ -175,7 +208,8 @@ class _Differ:
         if q:
             self.add("normalization", self._q_text(q), self._s_text(src, s))
 
-    def label(self, q: list[Tok], s: list[Tok], src: Source) -> str:
+    def label(self, q: list[Tok], s: list[Tok], src: Source, around: tuple[str, ...] = ()) -> str:
+        """The kind of one difference; ``around`` holds the source words either side of it."""
         qw = [t.text for t in q if t.kind == "word"]
         sw = [t.text for t in s if t.kind == "word"]
         if any(t.kind == "editorial" for t in q):
@@ -190,12 +224,12 @@ class _Differ:
         if sum(map(is_negation, qw)) != sum(map(is_negation, sw)):
             return "negation"
         if self._names(q, self.pq.norm, self.pq.text) ^ self._names(s, src.norm, src.document.text):
-            return "name"
-        if not qw and all(t.weak for t in s if t.kind == "word"):
+            return "typo" if _misspelt(qw, sw, name=True) else "name"
+        if not qw and all(t.weak or _repeated(t.text, sw, around) for t in s if t.kind == "word"):
             return "disfluency"
         if not sw and all(t.weak for t in q if t.kind == "word"):
             return "disfluency"
-        if qw and sw and len(qw) <= 2 and len(sw) <= 2 and fuzz.ratio(" ".join(qw), " ".join(sw)) >= 75:
+        if _misspelt(qw, sw, name=False):
             return "typo"
         return "word"
 
