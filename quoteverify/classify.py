@@ -9,6 +9,7 @@ The rules that keep ``verified`` honest:
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -20,6 +21,10 @@ _BASE_CONFIDENCE = {
     "exact": 1.0, "normalized": 0.95, "elided": 0.9,
     "misattributed": 0.75, "altered": 0.45, "spliced": 0.4, "reordered": 0.4,
 }
+
+
+# Speaker labels of the person asking the questions.
+INTERVIEWER = re.compile(r"(?i)^(?:interviewer|moderator|facilitator|host|i|q|int|iv)(?:\s*\d+)?$")
 
 
 @dataclass(frozen=True)
@@ -63,19 +68,44 @@ def _elision_problems(elided: tuple[str, ...], max_words: int) -> list[str]:
     return problems
 
 
+def coverage(alignment: Alignment, *, nearest: bool = False) -> float:
+    """Share of the quote's words matched exactly by the located pieces (or the nearest passage)."""
+    pieces = alignment.segments or ((alignment.nearest,) if nearest and alignment.nearest else ())
+    return sum(s.matched for s in pieces) / max(1, alignment.quote_words)
+
+
+def needs_cosine(alignment: Alignment, comparison: Comparison, verdict: SimpleNamespace) -> bool:
+    """Whether the verdict or its confidence can depend on the cosine.
+
+    Only then is the quote embedded: a quote found word for word, or one far
+    from every passage, is decided by lexical evidence alone.
+    """
+    if not comparison.pieces_text:
+        return False
+    if coverage(alignment) < verdict.min_coverage:
+        return coverage(alignment, nearest=True) >= verdict.paraphrase_min_coverage
+    kinds = {d.kind for d in comparison.differences}
+    return "word" in kinds or (comparison.match_ratio or 0) < verdict.min_match_ratio
+
+
+def _same_speaker(claimed: str, found: str) -> bool:
+    return claimed.casefold().split() == found.casefold().split()
+
+
 def classify(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: float | None, *,
-             verdict: SimpleNamespace, claimed_known: bool) -> Verdict:
-    """The verdict on one quote from its alignment, differences and cosine."""
+             verdict: SimpleNamespace, claimed_known: bool, speaker: str = "") -> Verdict:
+    """The verdict on one quote from its alignment, differences and cosine.
+
+    ``speaker`` is the speaker of the transcript turn the quote was found in, if known.
+    """
     notes = list(quote.notes)
     if quote.problem:
         return _verdict("unverified", "unlocated", 0.0, [quote.problem] + notes)
     words = max(1, alignment.quote_words)
-    matched = sum(s.matched for s in alignment.segments)
-    coverage = matched / words
     kinds = {d.kind for d in comparison.differences}
-    if not alignment.segments or coverage < verdict.min_coverage:
-        near = alignment.segments or ((alignment.nearest,) if alignment.nearest else ())
-        near_cov = sum(s.matched for s in near) / words
+    if not alignment.segments or coverage(alignment) < verdict.min_coverage:
+        near = bool(alignment.segments or alignment.nearest)
+        near_cov = coverage(alignment, nearest=True)
         if (cosine is not None and cosine >= verdict.paraphrase_cosine
                 and near_cov >= verdict.paraphrase_min_coverage and comparison.document):
             return _verdict("review", "paraphrase", 0.3 + 0.3 * cosine,
@@ -131,6 +161,15 @@ def classify(quote: Quote, alignment: Alignment, comparison: Comparison, cosine:
     if (claimed_known and quote.claimed_document and comparison.document
             and comparison.document != quote.claimed_document):
         reasons.insert(0, f"found in {comparison.document}, not in claimed {quote.claimed_document}")
+        if status == "verified":
+            status, match_type, confidence = "review", "misattributed", None
+    wrong_speaker = ""
+    if quote.speaker and speaker and not _same_speaker(quote.speaker, speaker):
+        wrong_speaker = f"said by {speaker}, not by claimed {quote.speaker}"
+    elif speaker and INTERVIEWER.match(speaker) and not quote.speaker:
+        wrong_speaker = f"from the interviewer's turn ({speaker}), not a participant's"
+    if wrong_speaker:
+        reasons.insert(0, wrong_speaker)
         if status == "verified":
             status, match_type, confidence = "review", "misattributed", None
     if confidence is None:

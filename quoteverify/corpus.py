@@ -66,8 +66,9 @@ class Corpus:
         self.all_ids = (np.concatenate([s.ids for s in self.sources]) if self.sources
                         else np.zeros(0, np.int32))
         self.doc_starts = np.asarray([s.offset for s in self.sources], dtype=np.int64)
+        # Postings in CSR form: positions of word id w are _order[_bounds[w]:_bounds[w + 1]].
         self._order = np.argsort(self.all_ids, kind="stable")
-        self._sorted = self.all_ids[self._order]
+        self._bounds = np.concatenate(([0], np.cumsum(np.bincount(self.all_ids, minlength=len(self.vocab)))))
 
     def _prepare(self, document: Document, offset: int) -> Source:
         norm = normalize(document.text)
@@ -79,8 +80,9 @@ class Corpus:
 
     def positions(self, word_id: int) -> np.ndarray:
         """Corpus-wide positions of a word id, ascending."""
-        lo, hi = np.searchsorted(self._sorted, [word_id, word_id + 1])
-        return self._order[lo:hi]
+        if not 0 <= word_id < len(self.vocab):
+            return self._order[:0]
+        return self._order[self._bounds[word_id]:self._bounds[word_id + 1]]
 
     def locate(self, position: int) -> tuple[int, int]:
         """(document index, word index in it) of a corpus-wide position."""

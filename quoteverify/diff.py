@@ -40,7 +40,9 @@ QUANTITIES = CARDINALS | frozenset("""half quarter first second third fourth fif
 tenth once twice double triple percent""".split())
 NEGATIONS = frozenset("""not no never nothing nobody none nowhere neither nor cannot without""".split())
 _DIGIT = re.compile(r"\d")
-_SENTENCE_END = re.compile(r"[.!?:;\"(\[]\s*$|^\s*$")
+# What may stand before a sentence's first word: an end mark, an opening
+# bracket or quote, a dash, a stage direction like "(laughs)", or nothing.
+_SENTENCE_END = re.compile(r"(?:[.!?:;\"(\[\-]|\([^()]{0,30}\)|\[[^\[\]]{0,30}\])\s*$|^\s*$")
 _CONTEXT = 40
 
 
@@ -197,6 +199,8 @@ class _Differ:
             run_q, run_s = [], []
         self._flush(src, run_q, run_s)
         for k in range(1, len(q)):
+            if any(q[k - 1].hi <= mark.start < q[k].lo for mark in self.pq.parts if mark.kind == "sic"):
+                continue  # the space around a [sic] is the editor's, not the speaker's
             gap_q = self.q_orig(q[k - 1].hi, q[k].lo) if q[k].lo > q[k - 1].hi else ""
             gap_s = self.s_orig(src, s[k - 1].hi, s[k].lo) if s[k].lo > s[k - 1].hi else ""
             if gap_q != gap_s and not self.spacing:
@@ -244,7 +248,7 @@ class _Differ:
             word = original[a:b]
             if not word[:1].isupper() or word.isupper() or word.lower().startswith("i'") or word == "I":
                 continue
-            if _SENTENCE_END.search(original[max(0, a - 3):a]):
+            if _SENTENCE_END.search(original[max(0, a - 40):a]):
                 continue
             names.add(t.text)
         return frozenset(names)
@@ -267,8 +271,13 @@ def _uncovered(pq: PreparedQuote, segments: list[Segment]) -> list[tuple[int, in
     return runs
 
 
-def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus) -> Comparison:
-    """Name every difference between the quote and where it was found."""
+def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_gap_words: int) -> Comparison:
+    """Name every difference between the quote and where it was found.
+
+    Two pieces of one fragment (no ellipsis between them) with at most
+    ``splice_gap_words`` source words between are one passage with words left
+    out; further apart, they are a splice.
+    """
     if not alignment.segments:
         return Comparison((), None, "")
     differ = _Differ(pq, corpus)
@@ -302,6 +311,9 @@ def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus) -> Comparis
             if seg.fragment != prev.fragment:
                 elided.append(gap)
                 differ.add("elision", "...", gap)
+            elif 0 < seg.d_start - prev.d_end <= splice_gap_words:
+                left_out = src.tokens.weak[prev.d_end:seg.d_start].all()
+                differ.add("disfluency" if left_out else "word", "", gap.strip())
             elif seg.d_start - prev.d_end > 0:
                 differ.add("splice", differ.q_orig(int(pq.starts[seg.q_start]), int(pq.ends[seg.q_end - 1])),
                            f"{here}; {seg.d_start - prev.d_end} source words after the piece before, "
@@ -320,5 +332,6 @@ def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus) -> Comparis
     source_words = " ".join(" ".join(corpus.sources[s.doc].tokens.words[s.d_start:s.d_end]) for s in segments)
     ratio = fuzz.ratio(quote_words, source_words) / 100.0
     pieces = tuple((corpus.sources[d].document.doc_id, s, e) for d, s, e in spans)
+    pieces_text = " ... ".join(corpus.sources[d].document.text[a:b] for d, a, b in spans)
     return Comparison(tuple(differ.differences), round(ratio, 4), src.document.text[start:end],
-                      src.document.doc_id, start, end, pieces, tuple(elided))
+                      src.document.doc_id, start, end, pieces, tuple(elided), pieces_text)

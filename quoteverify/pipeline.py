@@ -7,13 +7,14 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from .align import Aligner
-from .classify import classify
+from .classify import classify, needs_cosine
 from .config import Config, as_config
 from .corpus import Corpus, prepare_quote
 from .diff import compare
 from .embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder, cosines
 from .index import Bm25Index
-from .load import LoadedDocuments, check_claims, coerce_quotes, load_documents, load_quotes, sha256_bytes
+from .load import (LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes,
+                   sha256_bytes)
 from .types import Alignment, Comparison, Document, Quote, QuoteResult
 from .window import make_windows
 
@@ -31,6 +32,7 @@ class Run:
     timings: dict[str, float] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     windows: int = 0
+    quotes_sha256: str = ""  # of the quote table file; empty for quotes given in Python
 
 
 def _documents(documents: Any) -> LoadedDocuments:
@@ -48,11 +50,12 @@ def _documents(documents: Any) -> LoadedDocuments:
     return load_documents(items)
 
 
-def _quotes(quotes: Any) -> tuple[list[Quote], list[str]]:
+def _quotes(quotes: Any) -> tuple[list[Quote], list[str], str]:
     if isinstance(quotes, (str, Path)):
-        loaded = load_quotes(quotes)
-        return list(loaded.quotes), list(loaded.warnings)
-    return coerce_quotes(quotes), []
+        quotes = load_quotes(quotes)
+    if isinstance(quotes, LoadedQuotes):
+        return list(quotes.quotes), list(quotes.warnings), quotes.sha256
+    return coerce_quotes(quotes), [], ""
 
 
 def _embedder(config: Config, embedder: Embedder | None) -> Embedder | None:
@@ -78,7 +81,7 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
         clock = now
 
     loaded = _documents(documents)
-    quote_list, warnings = _quotes(quotes)
+    quote_list, warnings, quotes_sha256 = _quotes(quotes)
     warnings = list(loaded.warnings) + warnings
     quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
     lap("load")
@@ -99,7 +102,7 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
             target = Alignment("nearest", (alignment.nearest,), alignment.quote_words)
         prepared.append(pq)
         alignments.append(alignment)
-        comparisons.append(compare(pq, target, corpus))
+        comparisons.append(compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words))
         if progress:
             progress(k + 1, len(quote_list))
     timings["index"] = index.build_seconds
@@ -107,11 +110,10 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     timings["align"] -= timings["index"]
 
     embed = _embedder(config, embedder)
-    needs = [k for k, (a, c) in enumerate(zip(alignments, comparisons))
-             if c.matched_text and a.method != "exact"]
+    needs = [k for k, (a, c) in enumerate(zip(alignments, comparisons)) if needs_cosine(a, c, config.verdict)]
     scores: dict[int, float] = {}
     if embed is not None and needs:
-        values = cosines(embed, [(quote_list[k].text, comparisons[k].matched_text) for k in needs])
+        values = cosines(embed, [(quote_list[k].text, comparisons[k].pieces_text) for k in needs])
         scores = dict(zip(needs, values))
     lap("embed")
 
@@ -120,7 +122,8 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
         for k, quote in enumerate(quote_list)
     ]
     lap("classify")
-    return Run(results, loaded.documents, config, embed.name if embed else None, timings, warnings, len(windows))
+    return Run(results, loaded.documents, config, embed.name if embed else None, timings, warnings, len(windows),
+               quotes_sha256)
 
 
 def verify(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,
@@ -128,9 +131,10 @@ def verify(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str
     """Verify quotes against documents.
 
     documents: folder or file paths, ``Document`` objects, or a mapping id -> text.
-    quotes: a quote table path, or a list of strings, dicts (``quote``, ``quote_id``,
-    ``document`` ...) or ``Quote`` objects. config: a Config, a YAML path, or a
-    mapping of overrides such as ``{"embed": {"enabled": False}}``.
+    quotes: a quote table path (or what ``load_quotes`` read from one), or a list
+    of strings, dicts (``quote``, ``quote_id``, ``document`` ...) or ``Quote``
+    objects. config: a Config, a YAML path, or a mapping of overrides such as
+    ``{"embed": {"enabled": False}}``.
     """
     return run(documents, quotes, config, embedder=embedder, progress=progress).results
 
@@ -146,7 +150,11 @@ def verify_frame(documents: Any, quotes: Any, config: Config | Mapping[str, Any]
 def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: float | None,
             corpus: Corpus, config: Config) -> QuoteResult:
     claimed_known = quote.claimed_document in corpus.by_id
-    verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, claimed_known=claimed_known)
+    turn = None
+    if comparison.document:
+        turn = corpus.sources[corpus.by_id[comparison.document]].turn_at(comparison.start)
+    verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, claimed_known=claimed_known,
+                       speaker=turn.speaker if turn else "")
     result = QuoteResult(
         quote_id=quote.quote_id, quote=quote.text, row=quote.row, claimed_document=quote.claimed_document,
         status=verdict.status, match_type=verdict.match_type, confidence=verdict.confidence, band=verdict.band,
@@ -170,7 +178,6 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
     result.context_before = text[max(0, comparison.start - ctx):comparison.start]
     result.context_after = text[comparison.end:comparison.end + ctx]
     result.line = source.line_of(comparison.start)
-    turn = source.turn_at(comparison.start)
     if turn is not None:
         result.speaker, result.timestamp = turn.speaker, turn.timestamp
     result.differences = [{"kind": d.kind, "quote_text": d.quote_text, "source_text": d.source_text}

@@ -110,6 +110,7 @@ class Comparison:
     end: int | None = None
     pieces: tuple[tuple[str, int, int], ...] = ()
     elided: tuple[str, ...] = ()  # source text each ellipsis stands for
+    pieces_text: str = ""  # the located pieces joined by " ... ": what the quote is compared with
 
 
 @dataclass
@@ -142,6 +143,9 @@ class QuoteResult:
     suggestion: str = ""
     document_sha256: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    # The reviewer's verdict from a triage workbook (see quoteverify.review); empty until reviewed.
+    decision: str = ""
+    reviewer_note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
