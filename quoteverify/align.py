@@ -257,7 +257,15 @@ class Aligner:
 
     def _best(self, pq, a, b, fragment, regions, prefer_doc) -> _Local | None:
         best: _Local | None = None
-        for region in regions:
+        words = pq.ids[a:b]
+        # No alignment scores more than a full match for every region word the quote has:
+        # regions are tried best bound first, and the rest skipped once none can win.
+        bounds = [self.p.match * min(len(words), int(np.isin(
+            self.corpus.sources[r.doc].ids[r.start:r.end], words).sum())) for r in regions]
+        for k in sorted(range(len(regions)), key=lambda k: -bounds[k]):
+            region = regions[k]
+            if best is not None and bounds[k] < best.score:
+                break
             hit = local_align(pq, a, b, self.corpus, region, fragment, self.p)
             if hit is None:
                 continue

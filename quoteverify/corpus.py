@@ -126,6 +126,10 @@ class PreparedQuote:
         idx = np.flatnonzero(self.fragment == f)
         return (int(idx[0]), int(idx[-1]) + 1) if len(idx) else (0, 0)
 
+    def parts_within(self, lo: int, hi: int) -> bool:
+        """Whether editorial marks ([sic], [insertions]) lie in the normalized span [lo, hi)."""
+        return any(p.kind != "text" and lo <= p.start < hi for p in self.parts)
+
     @property
     def content_words(self) -> int:
         return int(np.count_nonzero(self.ids != EDITORIAL))

@@ -169,6 +169,8 @@ class _Differ:
         """Differences within one piece; returns its normalized source span."""
         src = self.corpus.sources[seg.doc]
         (q_lo, q_hi), (s_lo, s_hi) = self.spans(seg)
+        if not self.pq.parts_within(q_lo, q_hi) and self.q_orig(q_lo, q_hi) == self.s_orig(src, s_lo, s_hi):
+            return s_lo, s_hi  # character for character: nothing to name
         q = _quote_tokens(self.pq, q_lo, q_hi)
         s = _source_tokens(src, s_lo, s_hi)
         matcher = SequenceMatcher(None, [t.text for t in q], [t.text for t in s], autojunk=False)

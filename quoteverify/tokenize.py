@@ -11,8 +11,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-WORD = re.compile(r"\d+(?:[.,]\d+)+|\w+(?:'\w+)*")
-TOKEN = re.compile(r"\d+(?:[.,]\d+)+|\w+(?:'\w+)*|[^\w\s]")
+# A word: word characters, joined across an apostrophe between word characters
+# ("don't") and across a point or comma between digits ("2.5", "30,000").
+# word_spans() below is the same definition, vectorised for whole documents.
+WORD = re.compile(r"\w+(?:(?:'|(?<=[0-9])[.,](?=[0-9]))\w+)*")
+TOKEN = re.compile(WORD.pattern + r"|[^\w\s]")
 FILLERS = frozenset(
     "um uh er erm ah eh hm hmm mm mhm uhm huh mm-hmm uh-huh".split())
 # Stage directions in transcripts: "(laughs)", "[inaudible]", "(vocalsound)".
@@ -38,23 +41,39 @@ class WordTokens:
         return len(self.words)
 
 
+_ASCII_WORD = np.array([chr(c).isalnum() or chr(c) == "_" for c in range(128)], dtype=bool)
+
+
+def word_spans(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end offsets of the WORD tokens of ``text``, computed with numpy."""
+    cp = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    is_word = np.zeros(len(cp), dtype=bool)
+    ascii_ = cp < 128
+    is_word[ascii_] = _ASCII_WORD[cp[ascii_]]
+    if not ascii_.all():
+        other = np.flatnonzero(~ascii_)
+        chars, inverse = np.unique(cp[other], return_inverse=True)
+        is_word[other] = np.array([chr(c).isalnum() for c in chars.tolist()], dtype=bool)[inverse]
+    if len(cp) > 2:
+        digit = (cp >= 48) & (cp <= 57)
+        mid = cp[1:-1]
+        joins = ((mid == 39) & is_word[:-2] & is_word[2:]) | (((mid == 46) | (mid == 44)) & digit[:-2] & digit[2:])
+        is_word[1:-1] |= joins
+    edges = np.diff(is_word.astype(np.int8), prepend=np.int8(0), append=np.int8(0))
+    return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+
+
 def word_tokens(text: str) -> WordTokens:
     """Word tokens of a normalized text, with weak tokens marked."""
-    words, starts, ends = [], [], []
-    for m in WORD.finditer(text):
-        words.append(m.group())
-        starts.append(m.start())
-        ends.append(m.end())
-    starts_a = np.asarray(starts, dtype=np.int64)
-    ends_a = np.asarray(ends, dtype=np.int64)
+    starts, ends = word_spans(text)
+    words = [text[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
     weak = np.fromiter((w in FILLERS for w in words), dtype=bool, count=len(words))
     for m in _NONSPEECH.finditer(text):
-        lo, hi = np.searchsorted(starts_a, [m.start(), m.end()])
+        lo, hi = np.searchsorted(starts, [m.start(), m.end()])
         weak[lo:hi] = True
-    for i in range(1, len(words)):
-        if words[i] == words[i - 1]:
-            weak[i] = True
-    return WordTokens(words, starts_a, ends_a, weak)
+    if len(words) > 1:
+        weak[1:] |= np.fromiter(map(str.__eq__, words[1:], words[:-1]), dtype=bool, count=len(words) - 1)
+    return WordTokens(words, starts, ends, weak)
 
 
 def all_tokens(text: str) -> list[tuple[str, int, int]]:
