@@ -50,7 +50,7 @@ def main() -> int:
     table = load_quotes(a.set_dir / "quotes.csv")
     quotes = list(table.quotes) * a.repeat_quotes
     config = {"embed": {"enabled": not a.no_embed}}
-    result = run(docs, quotes, config)
+    result = run(docs, quotes, config, cache_dir=a.cache_dir)
     with tempfile.TemporaryDirectory() as tmp:
         t0 = time.perf_counter()
         write_results(Path(tmp) / "results.jsonl", result.results)

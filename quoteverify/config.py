@@ -37,6 +37,8 @@ _RANGES: dict[str, tuple[float, float]] = {
     "output.context_chars": (0, 100_000),
 }
 _CHOICES: dict[str, tuple[str, ...]] = {"index.backend": ("bm25s", "rank-bm25")}
+# What a value of each default's type is called in an error message.
+_KINDS = {"bool": "true or false", "int": "a whole number", "float": "a number", "str": "a string"}
 
 
 def default_path() -> Path:
@@ -88,7 +90,8 @@ def _check(name: str, default: Any, value: Any, source: str) -> Any:
     else:
         ok = isinstance(value, type(default))
     if not ok:
-        raise ConfigError(f"{source}: '{name}' must be a {type(default).__name__}, got {value!r}")
+        kind = _KINDS.get(type(default).__name__, f"a {type(default).__name__}")
+        raise ConfigError(f"{source}: '{name}' must be {kind}, got {value!r}")
     if name in _RANGES:
         lo, hi = _RANGES[name]
         if not lo <= value <= hi:

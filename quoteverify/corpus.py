@@ -15,6 +15,7 @@ import re
 
 import numpy as np
 
+from .cache import PREPARE_VERSION, Cache, digest
 from .normalize import NormalizedText, normalize
 from .tokenize import FILLERS, WORD, QuotePart, WordTokens, quote_parts, word_tokens
 from .turns import Turn, Turns
@@ -52,31 +53,41 @@ class Source:
 
 
 class Corpus:
-    """All sources, one vocabulary, and lookup by document id."""
+    """All sources, one vocabulary, and lookup by document id.
 
-    def __init__(self, documents: list[Document] | tuple[Document, ...]):
-        self.vocab: dict[str, int] = {}
+    With a ``cache``, prepared documents and the vocabulary are read from it
+    when their inputs are unchanged, and written to it otherwise.
+    """
+
+    def __init__(self, documents: list[Document] | tuple[Document, ...], *, cache: Cache | None = None):
+        cache = cache or Cache(None)
+        self.key = digest("corpus", PREPARE_VERSION, *(d.sha256 for d in documents))
+        prepared = [_prepare(d, cache) for d in documents]
+        total = sum(len(tokens) for _, tokens in prepared)
+        stored = cache.load_vocab(self.key)
+        if stored is not None and len(stored["all_ids"]) == total:
+            words = stored["words"].tobytes().decode("utf-8", "surrogatepass")
+            self.vocab = {w: i for i, w in enumerate(words.split("\n"))} if words else {}
+            self.all_ids = stored["all_ids"].astype(np.int32)
+            self._order = stored["order"].astype(np.int64)
+        else:
+            vocab: dict[str, int] = {}
+            ids = [np.fromiter((vocab.setdefault(w, len(vocab)) for w in tokens.words), dtype=np.int32,
+                               count=len(tokens)) for _, tokens in prepared]
+            self.vocab = vocab
+            self.all_ids = np.concatenate(ids) if ids else np.zeros(0, np.int32)
+            self._order = np.argsort(self.all_ids, kind="stable")
+            cache.save_vocab(self.key, words=list(vocab), all_ids=self.all_ids, order=self._order)
         self.sources: list[Source] = []
         offset = 0
-        for document in documents:
-            source = self._prepare(document, offset)
-            self.sources.append(source)
-            offset += len(source.ids)
+        for document, (norm, tokens) in zip(documents, prepared):
+            n = len(tokens)
+            self.sources.append(Source(document, norm, tokens, self.all_ids[offset:offset + n], offset))
+            offset += n
         self.by_id: dict[str, int] = {s.document.doc_id: i for i, s in enumerate(self.sources)}
-        self.all_ids = (np.concatenate([s.ids for s in self.sources]) if self.sources
-                        else np.zeros(0, np.int32))
         self.doc_starts = np.asarray([s.offset for s in self.sources], dtype=np.int64)
         # Postings in CSR form: positions of word id w are _order[_bounds[w]:_bounds[w + 1]].
-        self._order = np.argsort(self.all_ids, kind="stable")
         self._bounds = np.concatenate(([0], np.cumsum(np.bincount(self.all_ids, minlength=len(self.vocab)))))
-
-    def _prepare(self, document: Document, offset: int) -> Source:
-        norm = normalize(document.text)
-        tokens = word_tokens(norm.text)
-        vocab = self.vocab
-        ids = np.fromiter((vocab.setdefault(w, len(vocab)) for w in tokens.words), dtype=np.int32,
-                          count=len(tokens))
-        return Source(document, norm, tokens, ids, offset)
 
     def positions(self, word_id: int) -> np.ndarray:
         """Corpus-wide positions of a word id, ascending."""
@@ -133,6 +144,19 @@ class PreparedQuote:
     @property
     def content_words(self) -> int:
         return int(np.count_nonzero(self.ids != EDITORIAL))
+
+
+def _prepare(document: Document, cache: Cache) -> tuple[NormalizedText, WordTokens]:
+    """Normalize and tokenize one document, or read both from the cache."""
+    stored = cache.load_source(document.sha256)
+    if stored is not None and len(stored["offsets"]) == len(stored["text"]):
+        norm = NormalizedText(document.text, stored["text"], stored["offsets"])
+        return norm, WordTokens(stored["words"], stored["starts"], stored["ends"], stored["weak"])
+    norm = normalize(document.text)
+    tokens = word_tokens(norm.text)
+    cache.save_source(document.sha256, text=norm.text, offsets=norm.offsets, starts=tokens.starts,
+                      ends=tokens.ends, weak=tokens.weak, words=tokens.words)
+    return norm, tokens
 
 
 _COMPLETION = re.compile(r"\[(\w{1,2})\](?=\w)|(?<=\w)\[(\w{1,2})\]")

@@ -14,6 +14,8 @@ from typing import Protocol, Sequence
 
 import numpy as np
 
+from .cache import Cache
+
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
 
@@ -67,22 +69,30 @@ class SentenceTransformerEmbedder:
 
 
 class CachedEmbedder:
-    """Encodes each distinct text once (keyed by its hash), in batches."""
+    """Encodes each distinct text once (keyed by its hash), in batches.
 
-    def __init__(self, inner: Embedder):
+    With a persistent ``store`` (the run cache), vectors survive between runs.
+    """
+
+    def __init__(self, inner: Embedder, store: Cache | None = None):
         self.inner = inner
         self.name = inner.name
+        self.store = store or Cache(None)
         self._cache: dict[str, np.ndarray] = {}
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         keys = [hashlib.sha256(t.encode("utf-8", "surrogatepass")).hexdigest() for t in texts]
+        missing = sorted({k for k in keys if k not in self._cache})
+        self._cache.update(self.store.load_vectors(self.name, missing))
         todo: dict[str, str] = {}
         for key, text in zip(keys, texts):
             if key not in self._cache:
                 todo.setdefault(key, text)
         if todo:
             vectors = self.inner.encode(list(todo.values()))
-            self._cache.update(zip(todo.keys(), vectors))
+            fresh = dict(zip(todo.keys(), vectors))
+            self._cache.update(fresh)
+            self.store.save_vectors(self.name, fresh)
         if not keys:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([self._cache[k] for k in keys])

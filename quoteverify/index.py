@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .cache import Cache, digest
 from .corpus import Corpus
 from .types import Candidate, Window
 
@@ -23,7 +24,7 @@ class Bm25Index:
     """A BM25 index whose 'documents' are the corpus windows."""
 
     def __init__(self, corpus: Corpus, windows: list[Window], *, backend: str = "bm25s",
-                 k1: float = 1.5, b: float = 0.75):
+                 k1: float = 1.5, b: float = 0.75, cache: Cache | None = None, key: str = ""):
         self.corpus = corpus
         self.backend = backend
         self.k1, self.b = k1, b
@@ -31,6 +32,9 @@ class Bm25Index:
         self.win_start = np.fromiter((w.start for w in windows), dtype=np.int64, count=len(windows))
         self.win_end = np.fromiter((w.end for w in windows), dtype=np.int64, count=len(windows))
         self.windows = windows
+        self.cache = cache or Cache(None)
+        # What the index depends on: the documents, the windows, the backend and its parameters.
+        self.key = digest("index", corpus.key, key, backend, k1, b)
         self.build_seconds = 0.0
         self._model = None
         if backend not in ("bm25s", "rank-bm25"):
@@ -43,9 +47,18 @@ class Bm25Index:
         if self.backend == "bm25s":
             import bm25s
 
-            self._model = bm25s.BM25(k1=k1, b=b)
-            ids = [corpus.sources[w.doc].ids[w.start:w.end].tolist() for w in windows]
-            self._model.index((ids, corpus.vocab), show_progress=False)
+            stored = self.cache.index_dir(self.key)
+            if stored is not None and (stored / "params.index.json").is_file():
+                try:
+                    self._model = bm25s.BM25.load(stored, load_corpus=False, show_progress=False)
+                except (OSError, ValueError, KeyError):
+                    self._model = None
+            if self._model is None:
+                self._model = bm25s.BM25(k1=k1, b=b)
+                ids = [corpus.sources[w.doc].ids[w.start:w.end].tolist() for w in windows]
+                self._model.index((ids, corpus.vocab), show_progress=False)
+                model = self._model
+                self.cache.store_dir(self.key, lambda path: model.save(path, show_progress=False))
         else:
             from rank_bm25 import BM25Okapi
 

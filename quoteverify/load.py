@@ -151,12 +151,13 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
         qid = _cell(record.get(cols["quote_id"])).strip() if cols["quote_id"] else ""
         qid = qid or f"row{row}"
         if qid in ids:
-            ids[qid] += 1
-            new_id = f"{qid}#{ids[qid]}"
+            new_id = qid
+            while new_id in ids:  # the new id must not be taken either ("q1#2" given later)
+                ids[qid] += 1
+                new_id = f"{qid}#{ids[qid]}"
             warnings.append(f"{source}: row {row}: duplicate quote_id '{qid}' renamed '{new_id}'")
             qid = new_id
-        else:
-            ids[qid] = 1
+        ids[qid] = ids.get(qid, 1)
         extra = tuple((str(k), _cell(v)) for k, v in record.items() if k not in used and k is not None)
         problem = "" if text.strip() else "empty quote: nothing to verify"
         quotes.append(Quote(
@@ -185,8 +186,9 @@ def _csv_records(path: Path, text: str) -> tuple[list[str], list[tuple[int, dict
         raise InputError(f"{path}: not a readable CSV ({exc})") from None
     records = []
     try:
-        for values in reader:
-            row = reader.line_num
+        # A spreadsheet shows one row per record, however many lines its quoted
+        # cells span, so rows are counted by record, not by line.
+        for row, values in enumerate(reader, start=2):
             if not any(v.strip() for v in values) and len(values) <= 1:
                 continue
             records.append((row, dict(zip(header, values))))

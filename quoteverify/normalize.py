@@ -24,8 +24,9 @@ _SINGLE_QUOTES = frozenset("\u2018\u2019\u201a\u201b\u2032\u00b4\u0060")
 _DOUBLE_QUOTES = frozenset("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb")
 
 # Printable ASCII other than space runs is copied (lower-cased) in bulk; everything
-# else goes through the per-character table below.
-_SPECIAL = re.compile(r"[^\x20-\x7e]+| {2,}")
+# else goes through the per-character table below. A non-ASCII run takes the
+# letter before it along: "e" + U+0301 must be composed into one "é".
+_SPECIAL = re.compile(r"[\x21-\x7e]?[^\x20-\x7e]+| {2,}")
 
 
 @lru_cache(maxsize=65536)
@@ -51,6 +52,17 @@ def _replace(ch: str) -> str:
     return "".join(_replace(c) if c != ch else c for c in folded)
 
 
+@lru_cache(maxsize=4096)
+def _is_mark(ch: str) -> bool:
+    return unicodedata.category(ch).startswith("M")
+
+
+def _replace_cluster(cluster: str) -> str:
+    """A base character and the combining marks after it, composed (NFKC) first."""
+    composed = unicodedata.normalize("NFKC", cluster)
+    return "".join(_replace(c) for c in composed)
+
+
 @dataclass(frozen=True)
 class NormalizedText:
     """A normalized text and, per normalized character, the original index."""
@@ -64,7 +76,11 @@ class NormalizedText:
         if end <= start:
             pos = int(self.offsets[start]) if start < len(self.text) else len(self.original)
             return pos, pos
-        return int(self.offsets[start]), int(self.offsets[end - 1]) + 1
+        stop = int(self.offsets[end - 1]) + 1
+        # A composed character stands for its base and the marks after it.
+        while stop < len(self.original) and _is_mark(self.original[stop]):
+            stop += 1
+        return int(self.offsets[start]), stop
 
 
 def normalize(text: str) -> NormalizedText:
@@ -92,8 +108,12 @@ def normalize(text: str) -> NormalizedText:
         a, b = m.span()
         if a > pos:
             emit_plain(pos, a)
-        for i in range(a, b):
-            rep = _replace(text[i])
+        i = a
+        while i < b:
+            k = i + 1
+            while k < b and _is_mark(text[k]):
+                k += 1
+            rep = _replace(text[i]) if k == i + 1 else _replace_cluster(text[i:k])
             for ch in rep:
                 if ch == " ":
                     if last_space:
@@ -105,6 +125,7 @@ def normalize(text: str) -> NormalizedText:
                 shifts.append(i - out_len)
                 lengths.append(1)
                 out_len += 1
+            i = k
         pos = b
     if pos < len(text):
         emit_plain(pos, len(text))

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from .align import Aligner
+from .cache import Cache
 from .classify import classify, needs_cosine
 from .config import Config, as_config
 from .corpus import Corpus, prepare_quote
@@ -58,18 +59,23 @@ def _quotes(quotes: Any) -> tuple[list[Quote], list[str], str]:
     return coerce_quotes(quotes), [], ""
 
 
-def _embedder(config: Config, embedder: Embedder | None) -> Embedder | None:
+def _embedder(config: Config, embedder: Embedder | None, cache: Cache) -> Embedder | None:
     if not config.embed.enabled:
         return None
     if embedder is None:
         embedder = SentenceTransformerEmbedder(config.embed.model, batch_size=config.embed.batch_size,
                                                threads=config.embed.threads)
-    return CachedEmbedder(embedder)
+    return CachedEmbedder(embedder, cache)
 
 
 def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,
-        embedder: Embedder | None = None, progress: Progress | None = None) -> Run:
-    """Check every quote against the documents; one result per quote, in input order."""
+        embedder: Embedder | None = None, progress: Progress | None = None,
+        cache_dir: str | Path | None = None) -> Run:
+    """Check every quote against the documents; one result per quote, in input order.
+
+    ``cache_dir``: keep prepared documents, the BM25 index and embeddings there
+    between runs (see quoteverify.cache); None caches nothing.
+    """
     config = as_config(config)
     timings: dict[str, float] = {}
     clock = time.perf_counter()
@@ -85,10 +91,12 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     warnings = list(loaded.warnings) + warnings
     quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
     lap("load")
-    corpus = Corpus(loaded.documents)
+    cache = Cache(cache_dir)
+    corpus = Corpus(loaded.documents, cache=cache)
     lap("normalize")
     windows = make_windows(corpus, size=config.window.size, overlap=config.window.overlap)
-    index = Bm25Index(corpus, windows, backend=config.index.backend, k1=config.index.k1, b=config.index.b)
+    index = Bm25Index(corpus, windows, backend=config.index.backend, k1=config.index.k1, b=config.index.b,
+                      cache=cache, key=f"{config.window.size}/{config.window.overlap}")
     aligner = Aligner(corpus, index, align=config.align, top_k=config.index.top_k)
     lap("window")
 
@@ -109,7 +117,7 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     lap("align")
     timings["align"] -= timings["index"]
 
-    embed = _embedder(config, embedder)
+    embed = _embedder(config, embedder, cache)
     needs = [k for k, (a, c) in enumerate(zip(alignments, comparisons)) if needs_cosine(a, c, config.verdict)]
     scores: dict[int, float] = {}
     if embed is not None and needs:
@@ -127,16 +135,17 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
 
 
 def verify(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,
-           embedder: Embedder | None = None, progress: Progress | None = None) -> list[QuoteResult]:
+           embedder: Embedder | None = None, progress: Progress | None = None,
+           cache_dir: str | Path | None = None) -> list[QuoteResult]:
     """Verify quotes against documents.
 
     documents: folder or file paths, ``Document`` objects, or a mapping id -> text.
     quotes: a quote table path (or what ``load_quotes`` read from one), or a list
     of strings, dicts (``quote``, ``quote_id``, ``document`` ...) or ``Quote``
     objects. config: a Config, a YAML path, or a mapping of overrides such as
-    ``{"embed": {"enabled": False}}``.
+    ``{"embed": {"enabled": False}}``. cache_dir: as for run().
     """
-    return run(documents, quotes, config, embedder=embedder, progress=progress).results
+    return run(documents, quotes, config, embedder=embedder, progress=progress, cache_dir=cache_dir).results
 
 
 def verify_frame(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None,

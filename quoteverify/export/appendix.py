@@ -1,0 +1,224 @@
+"""A methods paragraph and a table of quotes for a paper's appendix, in Markdown or LaTeX.
+
+Every number in the text comes from the run: settings from its manifest,
+counts from its results. The results must be the JSONL written by the run the
+manifest describes (checked by sha256), so settings and counts cannot come
+from two different runs.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Sequence
+
+from ..errors import InputError, OutputError
+from ..types import MATCH_TYPES, QuoteResult
+from .manifest import Manifest, Summary, summarize
+from .tables import write_atomic
+
+APPENDIX_FORMATS = {".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
+TABLE_HEADER = ("Quote", "Document", "Location", "Status", "Match type")
+
+
+@dataclass(frozen=True)
+class _Style:
+    """How one output format spells text, code, a heading and a table."""
+
+    escape: Callable[[str], str]
+    code: Callable[[str], str]
+    heading: Callable[[str], str]
+    table: Callable[[Sequence[str], list[Sequence[str]]], str]
+    preamble: str = ""
+
+
+def _one_line(text: str) -> str:
+    return re.sub(r"\s+", " ", text)
+
+
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]<>|#~])")
+
+
+def markdown_escape(text: str) -> str:
+    return _MARKDOWN_SPECIAL.sub(r"\\\1", _one_line(text))
+
+
+def _markdown_table(header: Sequence[str], rows: list[Sequence[str]]) -> str:
+    lines = ["| " + " | ".join(map(markdown_escape, header)) + " |", "|" + "---|" * len(header)]
+    lines += ["| " + " | ".join(map(markdown_escape, row)) + " |" for row in rows]
+    return "\n".join(lines)
+
+
+_LATEX = {
+    "\\": r"\textbackslash{}", "{": r"\{", "}": r"\}", "$": r"\$", "&": r"\&", "#": r"\#", "_": r"\_",
+    "%": r"\%", "^": r"\textasciicircum{}", "~": r"\textasciitilde{}", "<": r"\textless{}",
+    ">": r"\textgreater{}", "|": r"\textbar{}", "≥": r"$\geq$", "—": "---", "–": "--", "…": r"\ldots{}",
+}
+
+
+def latex_escape(text: str) -> str:
+    """Text safe anywhere in a LaTeX paragraph or table cell: specials escaped, control characters gone."""
+    return "".join(_LATEX.get(c, c) for c in _one_line(text) if c.isprintable())
+
+
+def _latex_table(header: Sequence[str], rows: list[Sequence[str]]) -> str:
+    def line(cells: Sequence[str]) -> str:
+        return " & ".join(map(latex_escape, cells)) + r" \\"
+
+    return "\n".join([r"\begin{longtable}{@{}" + "l" * len(header) + "@{}}", r"\toprule", line(header),
+                      r"\midrule", r"\endhead", *map(line, rows), r"\bottomrule", r"\end{longtable}"])
+
+
+_STYLES = {
+    "markdown": _Style(escape=markdown_escape, code=lambda s: f"`{s}`", heading=lambda s: f"## {markdown_escape(s)}",
+                       table=_markdown_table),
+    "latex": _Style(escape=latex_escape, code=lambda s: r"\texttt{" + latex_escape(s) + "}",
+                    heading=lambda s: r"\subsection*{" + latex_escape(s) + "}", table=_latex_table,
+                    preamble="% Needs \\usepackage{booktabs,longtable} in the preamble."),
+}
+
+
+def _num(value: float) -> str:
+    return f"{value:g}"
+
+
+def _plural(n: int, noun: str, plural: str | None = None) -> str:
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def _share(n: int, total: int) -> str:
+    verb = "was" if n == 1 else "were"
+    return f"{n} ({n / total:.1%}) {verb}"
+
+
+def _method(manifest: Manifest) -> str:
+    config = manifest.config
+    window, index, align, verdict = config["window"], config["index"], config["align"], config["verdict"]
+    backend = " ".join(filter(None, (index["backend"], manifest.environment["packages"].get(index["backend"]))))
+    text = (
+        f"Quotes were checked against their sources with quoteverify {manifest.tool_version} "
+        f"(Python {manifest.environment['python']}). Before matching, the text of the "
+        f"{_plural(len(manifest.documents), 'source document')} and of every quote was normalized "
+        "(Unicode NFKC, case folding, typographic quotation marks and dashes unified, whitespace and line "
+        "breaks collapsed); every location reported is a character span of the original file. "
+        f"The documents were split into {_plural(manifest.windows, 'overlapping window')} of {window['size']} "
+        f"word tokens, each sharing {window['overlap']:.0%} of its words with the next, and the windows were "
+        f"indexed with BM25 ({backend}, k1 = {_num(index['k1'])}, b = {_num(index['b'])}). "
+        "A quote whose words occur verbatim after normalization was located directly, fragment by fragment "
+        "where an ellipsis marks an omission (fragments in source order, at most "
+        f"{align['max_gap_words']} source words per omission); any other quote was aligned word by word "
+        f"against the {index['top_k']} best-scoring BM25 regions, in at most {align['max_pieces']} pieces, "
+        "so that splices and reorderings show as separate pieces. Each difference between a quote and its "
+        "source passage was labelled as normalization or punctuation, editorial bracket, elision, "
+        "disfluency, typo, load-bearing change (a number, negation or name), other word change, splice, or "
+        f"change of order. A quote counted as located when at least {verdict['min_coverage']:.0%} of its "
+        "words aligned with a source passage. A located quote was verified only if every difference was "
+        "benign: normalization, punctuation, editorial brackets, and elisions that keep the fragments in "
+        f"order, hide no negation or number and stand for at most {verdict['max_elided_words']} source words")
+    if verdict["edited_is_verified"]:
+        text += (f"; disfluencies left out and typos in at most {verdict['edited_max_changes']:.0%} of the "
+                 "words counted as benign too. ")
+    else:
+        text += ". Quotes with disfluencies left out or typos were sent to review. "
+    text += (
+        "A changed number, negation or name, a splice, a reordering, any other changed word, or a fuzzy match "
+        f"ratio below {_num(verdict['min_match_ratio'])} sent a located quote to review, as did a match in "
+        "another document than the one named for the quote (misattribution). ")
+    embedding = manifest.embedding
+    if embedding.enabled:
+        weights = (f" (weights file {embedding.weights_file}, SHA-256 {embedding.weights_sha256[:16]}…)"
+                   if embedding.weights_sha256 else "")
+        text += (
+            "Where a verdict could depend on meaning (a located quote with changed words or a fuzzy match ratio "
+            f"below {_num(verdict['min_match_ratio'])}, or a quote with too few aligned words whose closest "
+            f"passage shares at least {verdict['paraphrase_min_coverage']:.0%} of its words), the semantic "
+            "similarity of the quote and its source passage was measured as the cosine similarity of "
+            f"{embedding.model} sentence embeddings{weights}; a quote with too few aligned words was still "
+            "reported as a paraphrase for review when that cosine reached at least "
+            f"{_num(verdict['paraphrase_cosine'])}. A high cosine alone never located or verified a quote. ")
+    else:
+        text += ("Sentence embeddings were not used in this run: the verdicts rest on lexical evidence alone "
+                 "and no cosine similarities were computed. ")
+    return text + "Quotes that could not be located were classed unverified."
+
+
+def _results(summary: Summary, manifest: Manifest, manifest_name: str, style: _Style) -> str:
+    total = summary.quotes
+    if total == 0:
+        text = "The quote table held no quotes. "
+    else:
+        status = summary.status
+        text = (f"Of the {_plural(total, 'quote')}, {_share(status['verified'], total)} verified, "
+                f"{_share(status['review'], total)} flagged for review and {_share(status['unverified'], total)} "
+                "unverified, that is, not located in the sources. ")
+        found = [f"{summary.match_type[m]} {m}" for m in MATCH_TYPES if summary.match_type[m]]
+        text += "By match type: " + (", ".join(found[:-1]) + " and " if len(found) > 1 else "") + found[-1] + ". "
+    if manifest.embedding.enabled:
+        if summary.cosine_quotes:
+            text += (f"The mean cosine similarity over the {_plural(summary.cosine_quotes, 'quote')} that "
+                     f"{'has' if summary.cosine_quotes == 1 else 'have'} one was {summary.cosine_mean:.3f}. ")
+        else:
+            text += "No verdict depended on meaning, so no cosine similarity was computed. "
+    text += (f"The run's manifest ({manifest_name}) records the full configuration, the package versions and "
+             "the SHA-256 of the quote table and of each source document; ")
+    return (style.escape(text) + style.code(f"quoteverify rerun {manifest_name}")
+            + style.escape(" repeats the check and reports any input changed since."))
+
+
+def _location(result: QuoteResult) -> str:
+    line = f"line {result.line}" if result.line is not None else ""
+    return ", ".join(filter(None, (line, result.timestamp))) or "—"
+
+
+def _row(result: QuoteResult) -> tuple[str, ...]:
+    return (result.quote_id, result.document or "not found", _location(result), result.status, result.match_type)
+
+
+def render_appendix(results: list[QuoteResult], manifest: Manifest, *, style: str = "markdown",
+                    manifest_name: str = "run.json") -> str:
+    """The appendix text: a heading, the methods paragraph, the results paragraph and the table of quotes.
+
+    ``style`` is ``markdown`` or ``latex``; ``manifest_name`` is how the text refers to the manifest file.
+    """
+    s = _STYLES[style]
+    caption = ("One row per quote, in the order of the quote table. The location is the line, and the "
+               "timestamp where the transcript has one, at which the matched passage begins.")
+    blocks = [s.preamble, s.heading("Quote verification"), s.escape(_method(manifest)),
+              _results(summarize(results), manifest, manifest_name, s), s.escape(caption),
+              s.table(TABLE_HEADER, [_row(r) for r in results])]
+    return "\n\n".join(b for b in blocks if b) + "\n"
+
+
+def read_results(path: str | Path, *, manifest: Manifest) -> list[QuoteResult]:
+    """The results of the run ``manifest`` describes, read from the JSONL that run wrote."""
+    path = Path(path)
+    if path.suffix.lower() != ".jsonl":
+        raise InputError(f"{path}: the appendix is made from the JSONL results; "
+                         "write them with 'quoteverify verify ... -o results.jsonl'")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such results file") from None
+    if hashlib.sha256(data).hexdigest() != manifest.results_sha256:
+        raise InputError(f"{path}: these are not the results of the run the manifest describes (their sha256 "
+                         "differs from its results_sha256); give the results and the manifest of the same run")
+    results = []
+    for number, line in enumerate(data.decode("utf-8").splitlines(), start=1):
+        try:
+            results.append(QuoteResult(**json.loads(line)))
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise InputError(f"{path}: line {number}: not a quoteverify result ({exc})") from None
+    return results
+
+
+def write_appendix(path: str | Path, results: list[QuoteResult], manifest: Manifest, *,
+                   manifest_name: str = "run.json") -> None:
+    """Write the appendix as Markdown (.md) or LaTeX (.tex), by the extension of ``path``."""
+    path = Path(path)
+    style = APPENDIX_FORMATS.get(path.suffix.lower())
+    if style is None:
+        raise OutputError(f"{path}: unknown appendix format '{path.suffix}'; use {', '.join(APPENDIX_FORMATS)}")
+    data = render_appendix(results, manifest, style=style, manifest_name=manifest_name).encode("utf-8")
+    write_atomic(path, lambda p: p.write_bytes(data))

@@ -1,0 +1,130 @@
+"""Configuration: defaults, key-by-key overrides, and errors that say what to fix."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+from quoteverify.config import Config, as_config, default_path, load_config
+from quoteverify.errors import ConfigError
+
+
+def test_defaults_load() -> None:
+    config = load_config()
+    assert isinstance(config, Config)
+    assert config.window.size == 64
+    assert config.align.max_gap_words == 400
+    assert config.verdict.edited_is_verified is True
+    assert config.embed.model == "all-MiniLM-L6-v2"
+    assert set(config.as_dict()) == {"window", "index", "align", "verdict", "embed", "output"}
+
+
+def test_defaults_are_the_yaml_file() -> None:
+    with open(default_path(), encoding="utf-8") as handle:
+        assert load_config().as_dict() == yaml.safe_load(handle)
+
+
+def test_override_key_by_key(tmp_path: Path) -> None:
+    path = tmp_path / "mine.yaml"
+    path.write_text("align:\n  max_gap_words: 50\nverdict:\n  edited_is_verified: false\n", encoding="utf-8")
+    config = load_config(path)
+    assert config.align.max_gap_words == 50
+    assert config.verdict.edited_is_verified is False
+    defaults = load_config().as_dict()
+    mine = config.as_dict()
+    mine["align"]["max_gap_words"] = defaults["align"]["max_gap_words"]
+    mine["verdict"]["edited_is_verified"] = defaults["verdict"]["edited_is_verified"]
+    assert mine == defaults  # nothing else moved
+
+
+def test_file_then_overrides(tmp_path: Path) -> None:
+    path = tmp_path / "mine.yaml"
+    path.write_text("window:\n  size: 32\n  overlap: 0.5\n", encoding="utf-8")
+    config = load_config(path, {"window": {"size": 128}})
+    assert (config.window.size, config.window.overlap) == (128, 0.5)
+
+
+def test_an_int_is_a_fine_float() -> None:
+    config = load_config(overrides={"verdict": {"min_coverage": 1}})
+    assert config.verdict.min_coverage == 1.0 and isinstance(config.verdict.min_coverage, float)
+
+
+def test_empty_file_means_defaults(tmp_path: Path) -> None:
+    path = tmp_path / "empty.yaml"
+    path.write_text("# nothing to change\n", encoding="utf-8")
+    assert load_config(path).as_dict() == load_config().as_dict()
+
+
+def test_as_config_accepts_every_form(tmp_path: Path) -> None:
+    path = tmp_path / "mine.yaml"
+    path.write_text("index:\n  top_k: 3\n", encoding="utf-8")
+    assert as_config(None).index.top_k == 6
+    assert as_config({"index": {"top_k": 2}}).index.top_k == 2
+    assert as_config(path).index.top_k == 3
+    assert as_config(str(path)).index.top_k == 3
+    config = load_config()
+    assert as_config(config) is config
+
+
+@pytest.mark.parametrize(("overrides", "message"), [
+    ({"window": {"sise": 32}}, "config: unknown key 'window.sise'; known keys here: overlap, size"),
+    ({"windows": {"size": 32}},
+     "config: unknown key 'windows'; known keys here: align, embed, index, output, verdict, window"),
+    ({"window": 32}, "config: 'window' must be a section (a mapping), got 32"),
+    ({"window": {"size": "big"}}, "config: 'window.size' must be a whole number, got 'big'"),
+    ({"window": {"size": True}}, "config: 'window.size' must be a whole number, got True"),
+    ({"index": {"top_k": 2.5}}, "config: 'index.top_k' must be a whole number, got 2.5"),
+    ({"window": {"overlap": "30%"}}, "config: 'window.overlap' must be a number, got '30%'"),
+    ({"verdict": {"edited_is_verified": "yes"}}, "config: 'verdict.edited_is_verified' must be true or false, got 'yes'"),
+    ({"embed": {"model": 5}}, "config: 'embed.model' must be a string, got 5"),
+    ({"window": {"size": 4}}, "config: 'window.size' is 4; it must be between 8 and 100000"),
+    ({"window": {"overlap": 1.5}}, "config: 'window.overlap' is 1.5; it must be between 0.0 and 0.9"),
+    ({"verdict": {"paraphrase_cosine": -2}}, "config: 'verdict.paraphrase_cosine' is -2.0; it must be between -1.0 and 1.0"),
+    ({"align": {"max_pieces": 0}}, "config: 'align.max_pieces' is 0; it must be between 1 and 50"),
+    ({"index": {"backend": "lucene"}}, "config: 'index.backend' is 'lucene'; choose one of bm25s, rank-bm25"),
+])
+def test_bad_overrides(overrides: dict, message: str) -> None:
+    with pytest.raises(ConfigError) as error:
+        load_config(overrides=overrides)
+    assert str(error.value) == message
+
+
+def _numeric_keys() -> list[tuple[str, str]]:
+    with open(default_path(), encoding="utf-8") as handle:
+        data = yaml.safe_load(handle)
+    return [(section, key) for section, values in data.items() for key, value in values.items()
+            if isinstance(value, (int, float)) and not isinstance(value, bool)]
+
+
+@pytest.mark.parametrize(("section", "key"), _numeric_keys())
+def test_every_threshold_is_bounded(section: str, key: str) -> None:
+    with pytest.raises(ConfigError, match="it must be between"):
+        load_config(overrides={section: {key: -10**9}})
+
+
+def test_errors_in_a_file_name_the_file(tmp_path: Path) -> None:
+    path = tmp_path / "mine.yaml"
+    path.write_text("align:\n  max_gap_word: 50\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    assert str(error.value) == (f"{path}: unknown key 'align.max_gap_word'; known keys here: gap, match, "
+                                "max_gap_words, max_pieces, min_piece_words, mismatch, splice_gap_words, weak_gap")
+
+
+@pytest.mark.parametrize(("content", "message"), [
+    ("- window\n- index\n", "{path}: expected a mapping of sections (window:, index:, ...) at the top level"),
+    ("window: [unclosed\n", "{path}: not valid YAML (while parsing a flow sequence); fix the syntax"),
+])
+def test_bad_files(tmp_path: Path, content: str, message: str) -> None:
+    path = tmp_path / "mine.yaml"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ConfigError) as error:
+        load_config(path)
+    assert str(error.value) == message.format(path=path)
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as error:
+        load_config(tmp_path / "nope.yaml")
+    assert str(error.value) == f"{tmp_path / 'nope.yaml'}: config file not found; check the path given to --config"

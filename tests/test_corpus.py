@@ -1,0 +1,93 @@
+"""The corpus (sources as word ids, with postings) and quotes prepared for alignment."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import TINY_CORPUS
+from quoteverify.corpus import EDITORIAL, Corpus, prepare_quote
+from quoteverify.types import Document
+
+
+@pytest.fixture
+def corpus() -> Corpus:
+    return Corpus([Document(doc_id, "", text, "") for doc_id, text in sorted(TINY_CORPUS.items())])
+
+
+def test_sources_in_order_with_one_vocabulary(corpus: Corpus) -> None:
+    assert [s.document.doc_id for s in corpus.sources] == ["interview-01", "interview-02", "interview-03",
+                                                            "meeting-01"]
+    assert corpus.by_id["interview-03"] == 2
+    assert len(corpus.all_ids) == sum(len(s.ids) for s in corpus.sources)
+    the = corpus.vocab["the"]
+    assert all(corpus.sources[d].tokens.words[i] == "the"
+               for d, i in (corpus.locate(int(p)) for p in corpus.positions(the)))
+
+
+def test_positions_and_locate(corpus: Corpus) -> None:
+    (position,) = corpus.positions(corpus.vocab["okafor"])
+    doc, word = corpus.locate(int(position))
+    assert corpus.sources[doc].document.doc_id == "interview-01"
+    assert corpus.sources[doc].tokens.words[word] == "okafor"
+
+
+def test_unknown_words_get_minus_one(corpus: Corpus) -> None:
+    assert corpus.ids_of(["the", "zyzzyva"]).tolist() == [corpus.vocab["the"], -1]
+
+
+def test_span_is_an_original_slice(corpus: Corpus) -> None:
+    src = corpus.sources[corpus.by_id["interview-03"]]
+    i = src.tokens.words.index("carried")
+    start, end = src.span(i, i + 3)
+    assert src.document.text[start:end] == "carried the\r\nchildren"
+
+
+def test_line_numbers_count_crlf_as_one_line_break(corpus: Corpus) -> None:
+    src = corpus.sources[corpus.by_id["interview-03"]]
+    text = src.document.text
+    assert src.line_of(0) == 1
+    assert src.line_of(text.index("children upstairs")) == 3
+    assert src.line_of(text.index("Our neighbours")) == 5
+
+
+def test_turns_name_the_speaker(corpus: Corpus) -> None:
+    src = corpus.sources[corpus.by_id["meeting-01"]]
+    text = src.document.text
+    assert src.turn_at(text.index("expertise")).speaker == "Project Manager"
+    assert src.turn_at(text.index("(laughs)")).speaker == "User Interface"
+
+
+@pytest.mark.parametrize(("quote", "text", "words", "fragments", "completions"), [
+    ("We lost 15 volunteers.", "We lost 15 volunteers.", ["we", "lost", "15", "volunteers"], [0, 0, 0, 0], []),
+    ("[T]he committee did not", "The committee did not", ["the", "committee", "did", "not"], [0, 0, 0, 0],
+     ["[T]"]),
+    ("the[y] said", "they said", ["they", "said"], [0, 0], ["[y]"]),
+    ("We lost ... the clinic", "We lost ... the clinic", ["we", "lost", "the", "clinic"], [0, 0, 1, 1], []),
+    ("We lost \u2026 the clinic [...] closed (...) twice", "We lost \u2026 the clinic [...] closed (...) twice",
+     ["we", "lost", "the", "clinic", "closed", "twice"], [0, 0, 1, 1, 2, 3], []),
+    ("... and then ...", "... and then ...", ["and", "then"], [0, 0], []),
+    ("and [the committee] did", "and [the committee] did", ["and", "", "did"], [0, 0, 0], []),
+    ("we [sic] looked", "we [sic] looked", ["we", "looked"], [0, 0], []),
+    ("", "", [], [], []),
+])
+def test_prepare_quote(corpus: Corpus, quote: str, text: str, words: list[str], fragments: list[int],
+                       completions: list[str]) -> None:
+    pq = prepare_quote(quote, corpus)
+    assert pq.text == text
+    assert list(pq.words) == words
+    assert pq.fragment.tolist() == fragments
+    assert list(pq.completions) == completions
+    assert pq.fragments == (max(fragments) + 1 if fragments else 0)
+
+
+def test_prepared_ids(corpus: Corpus) -> None:
+    pq = prepare_quote("Um, [the board] did zyzzyva", corpus)
+    assert pq.ids.tolist() == [corpus.vocab["um"], EDITORIAL, corpus.vocab["did"], -1]
+    assert pq.weak.tolist() == [True, False, False, False]
+    assert pq.content_words == 3
+    assert [pq.norm.text[a:b] for a, b in zip(pq.starts, pq.ends)] == ["um", "[the board]", "did", "zyzzyva"]
+
+
+def test_fragment_extents_lie_between_ellipses(corpus: Corpus) -> None:
+    pq = prepare_quote("We lost ... the clinic", corpus)
+    assert [pq.norm.text[a:b] for a, b in pq.extents] == ["we lost ", " the clinic"]
+    assert pq.fragment_range(1) == (2, 4)

@@ -1,0 +1,534 @@
+"""The Excel triage workbook, reopened with openpyxl, and reading a reviewed workbook back."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from openpyxl import load_workbook
+from openpyxl.cell.rich_text import CellRichText, TextBlock
+
+import quoteverify
+from quoteverify.cli import main
+from quoteverify.errors import InputError
+from quoteverify.export import write_results
+from quoteverify.export.excel import MAX_CELL, TRUNCATED, highlights, write_workbook
+from quoteverify.review import carry_decisions, parse_decision, read_review
+from quoteverify.types import QuoteResult
+
+NO_EMBED = {"embed": {"enabled": False}}
+DOCS = {
+    "interview-01": "Interviewer: How many?\nAnna: The committee approved fifty new homes in March. "
+                    "We were not happy about it.\n",
+    "interview-02": "Ben: I never said the budget was fine.\n",
+}
+QUOTES = [
+    {"quote_id": "q1", "quote": "The committee approved fifteen new homes in March.", "document": "interview-01"},
+    {"quote_id": "q2", "quote": "We were not happy about it.", "document": "interview-01"},
+    {"quote_id": "q3", "quote": "I said the budget was fine.", "document": "interview-02"},
+    {"quote_id": "q4", "quote": "Completely made up sentence about dragons.", "document": ""},
+]
+RED, ORANGE, BLUE = "00C00000", "00C55A11", "002F5597"
+
+
+def result(quote_id: str, **fields) -> QuoteResult:
+    fields.setdefault("quote", f"quote {quote_id}")
+    return QuoteResult(quote_id=quote_id, row=int(quote_id.strip("q") or 0) + 1, **fields)
+
+
+def columns(sheet) -> dict[str, int]:
+    """Header name -> 1-based column index."""
+    return {cell.value: cell.column for cell in sheet[1]}
+
+
+def column_values(sheet, name: str) -> list:
+    k = columns(sheet)[name]
+    return [row[k - 1].value for row in sheet.iter_rows(min_row=2)]
+
+
+def runs(value) -> list[tuple[str, bool, str | None]]:
+    """(text, bold, colour) of each highlighted run of a rich-text cell."""
+    assert isinstance(value, CellRichText), value
+    return [(block.text, bool(block.font.b), block.font.color.rgb) for block in value if isinstance(block, TextBlock)]
+
+
+@pytest.fixture(scope="module")
+def checked():
+    return quoteverify.run(DOCS, QUOTES, NO_EMBED)
+
+
+@pytest.fixture
+def workbook(tmp_path, checked) -> Path:
+    path = tmp_path / "results.xlsx"
+    write_workbook(path, checked.results, run=checked)
+    return path
+
+
+# --- the Quotes sheet -----------------------------------------------------------------------------
+
+
+def test_rows_are_worst_first_with_ties_in_input_order(tmp_path):
+    confidences = {"q1": 0.5, "q2": 0.2, "q3": 0.5, "q4": 0.9, "q5": 0.2, "q6": 0.0}
+    results = [result(q, confidence=c) for q, c in confidences.items()]
+    path = tmp_path / "order.xlsx"
+    write_workbook(path, results)
+    sheet = load_workbook(path)["Quotes"]
+    assert column_values(sheet, "quote_id") == ["q6", "q2", "q5", "q1", "q3", "q4"]
+    assert column_values(sheet, "confidence") == [0.0, 0.2, 0.2, 0.5, 0.5, 0.9]
+    assert column_values(sheet, "row") == [7, 3, 6, 2, 4, 5]
+
+
+def test_columns_in_order(workbook):
+    sheet = load_workbook(workbook)["Quotes"]
+    assert list(columns(sheet)) == [
+        "status", "match_type", "confidence", "band", "quote", "matched_text", "document", "line", "speaker",
+        "timestamp", "reasons", "suggestion", "bm25_score", "bm25_ratio", "cosine", "match_ratio", "quote_id",
+        "row", "decision", "reviewer_note", "fingerprint"]
+
+
+def test_located_quote_carries_its_location_and_reasons(workbook):
+    sheet = load_workbook(workbook)["Quotes"]
+    row = {name: sheet.cell(row=k, column=c).value
+           for k in range(2, sheet.max_row + 1) if sheet.cell(row=k, column=columns(sheet)["quote_id"]).value == "q1"
+           for name, c in columns(sheet).items()}
+    assert (row["status"], row["match_type"], row["document"], row["line"], row["speaker"]) == \
+           ("review", "altered", "interview-01", 2, "Anna")
+    assert row["reasons"] == "number differs: quote says 'fifteen', source says 'fifty'"
+    assert row["decision"] is None and row["reviewer_note"] is None
+
+
+def test_status_fills(workbook):
+    sheet = load_workbook(workbook)["Quotes"]
+    status_column = columns(sheet)["status"]
+    fills = {row[status_column - 1].value: row[status_column - 1].fill.fgColor.rgb
+             for row in sheet.iter_rows(min_row=2)}
+    assert fills == {"verified": "00C6EFCE", "review": "00FFEB9C", "unverified": "00FFC7CE"}
+
+
+def test_differing_words_are_highlighted_in_quote_and_source(workbook):
+    sheet = load_workbook(workbook, rich_text=True)["Quotes"]
+    by_id = {row[columns(sheet)["quote_id"] - 1].value: row for row in sheet.iter_rows(min_row=2)}
+    quote, source = columns(sheet)["quote"] - 1, columns(sheet)["matched_text"] - 1
+    assert runs(by_id["q1"][quote].value) == [("fifteen", True, RED)]
+    assert runs(by_id["q1"][source].value) == [("fifty", True, RED)]
+    assert str(by_id["q1"][quote].value) == "The committee approved fifteen new homes in March."
+    # A word only in the source is highlighted there; the quote has nothing to mark.
+    assert by_id["q3"][quote].value == "I said the budget was fine."
+    assert runs(by_id["q3"][source].value) == [("never", True, RED)]
+    # No differences: plain text.
+    assert by_id["q2"][quote].value == "We were not happy about it."
+
+
+def test_highlight_colours_by_kind(tmp_path):
+    differences = [{"kind": "typo", "quote_text": "teh", "source_text": "the"},
+                   {"kind": "normalization", "quote_text": "A", "source_text": "a"},
+                   {"kind": "word", "quote_text": "big", "source_text": "large"}]
+    results = [result("q1", quote="teh cat saw A big dog", matched_text="the cat saw a large dog",
+                      differences=differences, status="review")]
+    path = tmp_path / "kinds.xlsx"
+    write_workbook(path, results)
+    sheet = load_workbook(path, rich_text=True)["Quotes"]
+    assert runs(sheet["E2"].value) == [("teh", False, BLUE), ("A", False, BLUE), ("big", True, ORANGE)]
+    assert runs(sheet["F2"].value) == [("the", False, BLUE), ("a", False, BLUE), ("large", True, ORANGE)]
+
+
+@pytest.mark.parametrize("text, fragments, expected", [
+    # in order: the second "the" is found after the first
+    ("the cat and the dog", [("the", "word"), ("the", "name")], [(0, 3, "word"), (12, 15, "name")]),
+    # never inside a longer word
+    ("can a man", [("a", "typo")], [(4, 5, "typo")]),
+    ("that one", [("at", "word")], []),
+    # punctuation edges need no word boundary
+    ("well... yes", [("...", "elision")], [(4, 7, "elision")]),
+    # a fragment that is not in the text (an order difference describes a place) is skipped
+    ("some words", [("document-7 at 120", "order"), ("words", "word")], [(5, 10, "word")]),
+    # empty fragments (a word only on the other side) mark nothing
+    ("some words", [("", "negation")], []),
+    # overlaps are dropped
+    ("big red ball", [("big red", "word"), ("red", "typo")], [(0, 7, "word")]),
+])
+def test_highlights(text, fragments, expected):
+    assert [(h.start, h.end, h.kind) for h in highlights(text, fragments)] == expected
+
+
+def test_decision_dropdown(workbook):
+    sheet = load_workbook(workbook)["Quotes"]
+    (validation,) = sheet.data_validations.dataValidation
+    letter = sheet.cell(row=1, column=columns(sheet)["decision"]).column_letter
+    assert validation.type == "list"
+    assert validation.formula1 == '"accept,reject,fix quote,fix source"'
+    assert str(validation.sqref) == f"{letter}2:{letter}{len(QUOTES) + 1}"
+    assert validation.allow_blank and validation.showErrorMessage
+
+
+def test_frozen_header_filter_wrap_and_widths(workbook):
+    sheet = load_workbook(workbook)["Quotes"]
+    assert sheet.freeze_panes == "A2"
+    assert sheet.auto_filter.ref == f"A1:U{len(QUOTES) + 1}"
+    quote = sheet.cell(row=2, column=columns(sheet)["quote"])
+    assert quote.alignment.wrap_text and quote.alignment.vertical == "top"
+    assert sheet.column_dimensions[quote.column_letter].width == 60
+    assert sheet["A1"].font.b
+    fingerprint = sheet.cell(row=1, column=columns(sheet)["fingerprint"]).column_letter
+    assert sheet.column_dimensions[fingerprint].hidden
+
+
+FORMULA_LIKE = ["=SUM(A1)", "+1", "-x", "@cmd", "=HYPERLINK(\"http://example.com\",\"x\")", "-2.5"]
+
+
+def test_no_cell_holds_a_formula(tmp_path):
+    results = [result(f"q{k}", quote=text, matched_text=text, suggestion=text, reasons=[text], speaker=text,
+                      document=text, reviewer_note=text, status="review")
+               for k, text in enumerate(FORMULA_LIKE, start=1)]
+    path = tmp_path / "formulas.xlsx"
+    write_workbook(path, results)
+    book = load_workbook(path)
+    for sheet in book.worksheets:
+        for row in sheet.iter_rows():
+            for cell in row:
+                assert cell.data_type != "f", (sheet.title, cell.coordinate, cell.value)
+    sheet = book["Quotes"]
+    for name in ("quote", "matched_text", "suggestion", "reasons", "speaker", "document", "reviewer_note"):
+        assert column_values(sheet, name) == FORMULA_LIKE, name
+    # Stored as strings in the file itself, not as formulas or numbers.
+    xml = zipfile.ZipFile(path).read("xl/worksheets/sheet1.xml").decode("utf-8")
+    assert "<f>" not in xml and "SUM(A1)" in xml
+
+
+def test_formula_like_quote_from_a_run_stays_text(tmp_path):
+    results = quoteverify.verify({"memo": "She typed =SUM(A1) into the cell and +1 beside it."},
+                                 ["=SUM(A1) into the cell", "@cmd", "+1 beside it"], NO_EMBED)
+    path = tmp_path / "run.xlsx"
+    write_workbook(path, results)
+    sheet = load_workbook(path)["Quotes"]
+    assert sorted(column_values(sheet, "quote")) == ["+1 beside it", "=SUM(A1) into the cell", "@cmd"]
+    assert all(c.data_type != "f" for row in sheet.iter_rows() for c in row)
+
+
+def test_control_characters_are_removed(tmp_path):
+    text = "bell\x07 and\x00 escape\x1b, tab\tand\nnewline kept"
+    path = tmp_path / "control.xlsx"
+    write_workbook(path, [result("q1", quote=text, matched_text=text, reasons=[text])])
+    sheet = load_workbook(path)["Quotes"]
+    expected = "bell and escape, tab\tand\nnewline kept"
+    assert column_values(sheet, "quote") == [expected]
+    assert column_values(sheet, "matched_text") == [expected]
+    assert column_values(sheet, "reasons") == [expected]
+
+
+def test_control_characters_removed_in_highlighted_text(tmp_path):
+    differences = [{"kind": "number", "quote_text": "fi\x08ve", "source_text": "six"}]
+    path = tmp_path / "control-rich.xlsx"
+    write_workbook(path, [result("q1", quote="she had fi\x08ve\x0c cats", matched_text="she had six cats",
+                                 differences=differences)])
+    sheet = load_workbook(path, rich_text=True)["Quotes"]
+    assert str(sheet["E2"].value) == "she had five cats"
+    assert runs(sheet["E2"].value) == [("five", True, RED)]
+
+
+def utf16_len(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+@pytest.mark.parametrize("text", ["word " * 8_000, "😀" * 20_000], ids=["ascii", "astral"])
+def test_long_text_is_truncated_with_a_marker(tmp_path, text):
+    path = tmp_path / "long.xlsx"
+    write_workbook(path, [result("q1", quote=text, matched_text=text)])
+    sheet = load_workbook(path)["Quotes"]
+    (quote,) = column_values(sheet, "quote")
+    assert utf16_len(quote) <= MAX_CELL
+    assert quote.endswith(TRUNCATED)
+    assert text.startswith(quote[: -len(TRUNCATED)])
+
+
+def test_long_highlighted_text_is_truncated_with_a_marker(tmp_path):
+    source = "start " + "filler " * 6_000 + "fifty homes"
+    quote = "start " + "filler " * 6_000 + "fifteen homes"
+    differences = [{"kind": "number", "quote_text": "fifteen", "source_text": "fifty"},
+                   {"kind": "word", "quote_text": "start", "source_text": "start"}]
+    path = tmp_path / "long-rich.xlsx"
+    write_workbook(path, [result("q1", quote=quote, matched_text=source, differences=differences)])
+    sheet = load_workbook(path, rich_text=True)["Quotes"]
+    value = sheet["E2"].value
+    assert utf16_len(str(value)) <= MAX_CELL and str(value).endswith(TRUNCATED)
+    # The highlight past the cut is gone with the text; the one before it stays.
+    assert runs(value) == [("start", True, ORANGE)]
+
+
+def test_full_text_stays_in_jsonl(tmp_path):
+    text = "x" * 40_000
+    write_results(tmp_path / "r.jsonl", [result("q1", quote=text)])
+    assert json.loads((tmp_path / "r.jsonl").read_text())["quote"] == text
+
+
+# --- Summary and Method ---------------------------------------------------------------------------
+
+
+def test_summary_counts_and_chart(workbook):
+    sheet = load_workbook(workbook)["Summary"]
+    rows = [tuple(v for v in row if v is not None) for row in sheet.iter_rows(values_only=True)]
+    assert ("verified", 1) in rows and ("review", 2) in rows and ("unverified", 1) in rows
+    assert ("total", 4) in rows
+    assert ("altered", 2) in rows and ("exact", 1) in rows and ("unlocated", 1) in rows
+    assert ("document", "verified", "review", "unverified", "total") in rows
+    assert ("interview-01", 1, 1, 0, 2) in rows
+    assert ("interview-02", 0, 1, 0, 1) in rows
+    assert ("(no document)", 0, 0, 1, 1) in rows
+    with zipfile.ZipFile(workbook) as archive:
+        charts = [n for n in archive.namelist() if n.startswith("xl/charts/chart")]
+        assert len(charts) == 1
+        chart = archive.read(charts[0]).decode("utf-8")
+    assert "barChart" in chart and "Status per document" in chart
+    assert "'Summary'!$B$" in chart or "Summary!$B$" in chart
+
+
+def test_method_sheet_names_settings_model_version_and_hashes(workbook, checked):
+    sheet = load_workbook(workbook)["Method"]
+    values = {row[0]: row[1:] for row in sheet.iter_rows(values_only=True) if row[0] is not None}
+    assert values["quoteverify version"][0] == quoteverify.__version__
+    assert values["embedding model"][0] == "none (embeddings disabled; lexical evidence only)"
+    assert values["window.size"][0] == checked.config.window.size
+    assert values["embed.enabled"][0] is False
+    for document in checked.documents:
+        assert values[document.doc_id][:2] == (document.sha256, len(document.text))
+
+
+def test_method_sheet_without_a_run_uses_the_results(tmp_path, checked):
+    path = tmp_path / "library.xlsx"
+    write_workbook(path, checked.results)
+    sheet = load_workbook(path)["Method"]
+    values = {row[0]: row[1:] for row in sheet.iter_rows(values_only=True) if row[0] is not None}
+    assert values["run"][0].startswith("written from results alone")
+    assert "window.size" not in values
+    for document in checked.documents:
+        assert values[document.doc_id][0] == document.sha256
+
+
+def test_empty_results_give_a_workbook_with_a_header(tmp_path):
+    path = tmp_path / "empty.xlsx"
+    write_results(path, [])
+    book = load_workbook(path)
+    assert book.sheetnames == ["Quotes", "Summary", "Method"]
+    assert book["Quotes"].max_row == 1
+
+
+# --- reading a reviewed workbook back -------------------------------------------------------------
+
+
+def fill_in(path: Path, decisions: dict[str, tuple[str | None, str | None]]) -> None:
+    """Type decisions and notes into the workbook, as a reviewer would, and save it."""
+    book = load_workbook(path)
+    sheet = book["Quotes"]
+    named = columns(sheet)
+    for row in sheet.iter_rows(min_row=2):
+        quote_id = row[named["quote_id"] - 1].value
+        if quote_id in decisions:
+            decision, note = decisions[quote_id]
+            row[named["decision"] - 1].value = decision
+            row[named["reviewer_note"] - 1].value = note
+    book.save(path)
+
+
+@pytest.mark.parametrize("value, expected", [
+    ("accept", ("accept", "")),
+    ("  Reject ", ("reject", "")),
+    ("fix_quote", ("fix quote", "")),
+    ("Fix-Source", ("fix source", "")),
+    (None, ("", "empty decision")),
+    ("   ", ("", "empty decision")),
+    ("maybe", ("", "invalid decision 'maybe'; use one of accept, reject, fix quote, fix source")),
+])
+def test_parse_decision(value, expected):
+    assert parse_decision(value) == expected
+
+
+def test_review_round_trip(workbook):
+    fill_in(workbook, {"q1": ("reject", "number is 50 in the transcript"), "q2": ("accept", None),
+                       "q3": ("maybe", "ask Ben"), "q4": (None, None)})
+    review = read_review(workbook)
+    by_id = {q.quote_id: q for q in review.quotes}
+    assert sorted(by_id) == ["q1", "q2", "q3", "q4"]
+    assert (by_id["q1"].decision, by_id["q1"].reviewer_note, by_id["q1"].problem) == \
+           ("reject", "number is 50 in the transcript", "")
+    assert (by_id["q2"].decision, by_id["q2"].status, by_id["q2"].row) == ("accept", "verified", 2)
+    assert (by_id["q3"].decision, by_id["q3"].reviewer_note) == ("", "ask Ben")
+    assert by_id["q3"].problem.startswith("invalid decision 'maybe'")
+    assert by_id["q4"].problem == "empty decision"
+    assert [q.quote_id for q in review.problems] == [q.quote_id for q in review.quotes if q.quote_id in ("q3", "q4")]
+    assert review.summary() == (f"{workbook}: 4 quotes: 1 accept, 1 reject, 0 fix quote, 0 fix source; "
+                                "1 empty, 1 invalid")
+
+
+def test_review_survives_sorting_by_the_reviewer(workbook):
+    fill_in(workbook, {"q1": ("accept", None)})
+    book = load_workbook(workbook)
+    sheet = book["Quotes"]
+    sheet.move_range(f"A2:U{sheet.max_row}", rows=3)  # rows moved down, a gap left behind
+    book.save(workbook)
+    by_id = {q.quote_id: q for q in read_review(workbook).quotes}
+    assert by_id["q1"].decision == "accept" and len(by_id) == 4
+
+
+def test_review_cli_writes_jsonl_and_reports_problem_rows(workbook, tmp_path):
+    fill_in(workbook, {"q1": ("fix source", None), "q2": ("accept", "fine"), "q3": ("acept", None)})
+    out = tmp_path / "reviewed.jsonl"
+    outcome = CliRunner().invoke(main, ["review", str(workbook), "-o", str(out)])
+    assert outcome.exit_code == 0, outcome.output
+    # Problem rows in sheet order: worst first, so q4 (unverified) in row 2, then q3 (review, after q1).
+    assert outcome.stderr.splitlines() == [
+        f"{workbook}: 4 quotes: 1 accept, 0 reject, 0 fix quote, 1 fix source; 1 empty, 1 invalid",
+        "  Quotes!S2 (quote_id q4): empty decision",
+        "  Quotes!S4 (quote_id q3): invalid decision 'acept'; use one of accept, reject, fix quote, fix source",
+    ]
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert list(rows[0]) == ["quote_id", "row", "cell", "status", "decision", "reviewer_note", "problem"]
+    by_id = {r["quote_id"]: r for r in rows}
+    assert by_id["q2"]["decision"] == "accept" and by_id["q2"]["reviewer_note"] == "fine"
+    assert by_id["q1"]["decision"] == "fix source"
+
+
+def test_review_cli_writes_csv(workbook, tmp_path):
+    fill_in(workbook, {"q2": ("accept", "- fine, checked")})
+    out = tmp_path / "reviewed.csv"
+    outcome = CliRunner().invoke(main, ["review", str(workbook), "-o", str(out)])
+    assert outcome.exit_code == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == "quote_id,row,cell,status,decision,reviewer_note,problem"
+    assert any(line.startswith("q2,2,") and line.endswith(",verified,accept,\"- fine, checked\",") for line in lines)
+
+
+def test_review_cli_without_output_writes_jsonl_to_stdout(workbook):
+    outcome = CliRunner().invoke(main, ["review", str(workbook)])
+    assert outcome.exit_code == 0
+    assert len([json.loads(line) for line in outcome.stdout.splitlines()]) == len(QUOTES)
+
+
+def test_review_cli_errors(tmp_path, workbook):
+    runner = CliRunner()
+    missing = tmp_path / "missing.xlsx"
+    outcome = runner.invoke(main, ["review", str(missing)])
+    assert outcome.exit_code == 2
+    assert outcome.stderr == (f"Error: {missing}: no such file; give the .xlsx written by "
+                              "quoteverify verify -o results.xlsx\n")
+
+    not_excel = tmp_path / "notes.xlsx"
+    not_excel.write_text("just text")
+    outcome = runner.invoke(main, ["review", str(not_excel)])
+    assert outcome.exit_code == 2
+    assert outcome.stderr.startswith(f"Error: {not_excel}: cannot be read as an Excel workbook (")
+    assert outcome.stderr.endswith("give the .xlsx written by quoteverify verify, saved as .xlsx\n")
+
+    book = load_workbook(workbook)
+    book["Quotes"].title = "Renamed"
+    book.save(workbook)
+    outcome = runner.invoke(main, ["review", str(workbook)])
+    assert outcome.exit_code == 2
+    assert outcome.stderr == (f"Error: {workbook}: no sheet named 'Quotes'; give the workbook written by "
+                              "quoteverify verify -o results.xlsx (keep its sheet names)\n")
+
+    outcome = runner.invoke(main, ["review", str(not_excel), "-o", str(tmp_path / "reviewed.txt")])
+    assert outcome.exit_code == 2
+
+
+def test_review_cli_unknown_output_format(workbook, tmp_path):
+    out = tmp_path / "reviewed.txt"
+    outcome = CliRunner().invoke(main, ["review", str(workbook), "-o", str(out)])
+    assert outcome.exit_code == 2
+    assert outcome.stderr == (f"Error: {out}: unknown format '.txt' for reviewed decisions; "
+                              "use .jsonl or .csv\n")
+
+
+def test_missing_decision_column_is_an_error(workbook):
+    book = load_workbook(workbook)
+    book["Quotes"].cell(row=1, column=columns(book["Quotes"])["decision"]).value = "verdict"
+    book.save(workbook)
+    with pytest.raises(InputError, match="has no 'decision' column in its first row; restore the header row"):
+        read_review(workbook)
+
+
+# --- carrying decisions into the next run ---------------------------------------------------------
+
+
+def write_inputs(folder: Path, docs: dict[str, str], quotes: list[dict[str, str]]) -> tuple[Path, Path]:
+    docs_folder = folder / "docs"
+    docs_folder.mkdir(exist_ok=True)
+    for doc_id, text in docs.items():
+        (docs_folder / f"{doc_id}.txt").write_text(text, encoding="utf-8")
+    table = folder / "quotes.csv"
+    lines = ["quote_id,quote,document"] + [f'{q["quote_id"]},"{q["quote"]}",{q["document"]}' for q in quotes]
+    table.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return docs_folder, table
+
+
+def test_verify_previous_carries_decisions_of_unchanged_quotes(tmp_path):
+    runner = CliRunner()
+    docs, table = write_inputs(tmp_path, DOCS, QUOTES)
+    first = tmp_path / "first.xlsx"
+    outcome = runner.invoke(main, ["verify", str(docs), str(table), "--no-embed", "-o", str(first)])
+    assert outcome.exit_code == 0, outcome.output
+    fill_in(first, {"q1": ("accept", "50 is right"), "q2": ("reject", None), "q3": ("fix quote", None),
+                    "q4": (None, "invented")})
+
+    # Next run: q2's wording is edited; interview-02 gains a line, so q3 is found further on.
+    quotes = [dict(q) for q in QUOTES]
+    quotes[1]["quote"] = "We were not happy about it at all."
+    docs_text = dict(DOCS, **{"interview-02": "Ben: Hello.\n" + DOCS["interview-02"]})
+    (tmp_path / "quotes.csv").unlink()
+    docs, table = write_inputs(tmp_path, docs_text, quotes)
+    second_jsonl, second_xlsx = tmp_path / "second.jsonl", tmp_path / "second.xlsx"
+    outcome = runner.invoke(main, ["verify", str(docs), str(table), "--no-embed", "--previous", str(first),
+                                   "-o", str(second_jsonl), "-o", str(second_xlsx)])
+    assert outcome.exit_code == 0, outcome.output
+    assert (f"{first}: carried the decisions and notes of 2 quotes; 2 reviewed quotes changed "
+            "(their text or where they were found) and need a new look") in outcome.stderr.splitlines()
+    rows = {r["quote_id"]: r for r in map(json.loads, second_jsonl.read_text().splitlines())}
+    assert (rows["q1"]["decision"], rows["q1"]["reviewer_note"]) == ("accept", "50 is right")
+    assert (rows["q4"]["decision"], rows["q4"]["reviewer_note"]) == ("", "invented")
+    assert (rows["q2"]["decision"], rows["q3"]["decision"]) == ("", "")
+    # The new workbook shows the carried decisions, ready for the next pass.
+    carried = {q.quote_id: q.decision for q in read_review(second_xlsx).quotes}
+    assert carried == {"q1": "accept", "q2": "", "q3": "", "q4": ""}
+
+
+def test_carry_needs_fingerprints(workbook, checked):
+    book = load_workbook(workbook)
+    sheet = book["Quotes"]
+    sheet.cell(row=1, column=columns(sheet)["fingerprint"]).value = None
+    book.save(workbook)
+    with pytest.raises(InputError, match="has no 'fingerprint' column"):
+        carry_decisions(checked.results, read_review(workbook))
+
+
+def test_verify_previous_errors_before_running(tmp_path):
+    docs, table = write_inputs(tmp_path, DOCS, QUOTES)
+    missing = tmp_path / "old.xlsx"
+    outcome = CliRunner().invoke(main, ["verify", str(docs), str(table), "--no-embed", "--previous", str(missing)])
+    assert outcome.exit_code == 2
+    assert outcome.stderr == (f"Error: {missing}: no such file; give the .xlsx written by "
+                              "quoteverify verify -o results.xlsx\n")
+
+
+def test_csv_and_jsonl_carry_the_reviewer_columns_last(tmp_path):
+    write_results(tmp_path / "r.csv", [result("q1", decision="accept", reviewer_note="ok")])
+    header, row = (tmp_path / "r.csv").read_text().splitlines()
+    assert header.endswith(",decision,reviewer_note") and row.endswith(",accept,ok")
+    write_results(tmp_path / "r.jsonl", [result("q1")])
+    assert list(json.loads((tmp_path / "r.jsonl").read_text()))[-2:] == ["decision", "reviewer_note"]
+
+
+# --- LibreOffice ----------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (libreoffice-calc) not installed")
+def test_libreoffice_opens_the_workbook(workbook, tmp_path):
+    out = tmp_path / "pdf"
+    # A profile of its own, so a running LibreOffice or a parallel test does not block the conversion.
+    profile = (tmp_path / "profile").as_uri()
+    subprocess.run(["soffice", f"-env:UserInstallation={profile}", "--headless", "--convert-to", "pdf",
+                    "--outdir", str(out), str(workbook)], check=True, capture_output=True, timeout=180)
+    pdf = out / "results.pdf"
+    assert pdf.read_bytes().startswith(b"%PDF")
