@@ -16,6 +16,7 @@ number of source words at a small cost.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -27,6 +28,7 @@ from .types import Alignment, Candidate, Segment
 
 EDITORIAL_MAX_WORDS = 12  # source words one bracketed insertion may stand for
 PIECE_DENSITY = 0.8  # share of a further piece's words that must match exactly
+PASSAGE_SHARE = 0.6  # a paraphrased passage has at least this share of the quote's word count
 
 
 @dataclass(frozen=True)
@@ -252,8 +254,21 @@ class Aligner:
             if best is not None and (nearest is None or best.score > nearest.score):
                 nearest = best
         segments = self._absorb_ends(pq, segments)
+        anchor = max(segments, key=lambda s: s.matched) if segments else (nearest.segment if nearest else None)
         return Alignment("fuzzy" if segments else "none", tuple(segments), pq.content_words,
-                         retrieval.best_score, retrieval.ratio, nearest.segment if nearest else None)
+                         retrieval.best_score, retrieval.ratio, nearest.segment if nearest else None,
+                         self._passage(anchor, len(pq.words)) if anchor else None)
+
+    def _passage(self, anchor: Segment, words: int) -> Segment:
+        """Whole sentences around the quote's best piece, about as long as the quote, within one paragraph.
+
+        A reworded quote shares only some words with its source; its meaning is
+        compared with this passage rather than with the few words that align.
+        """
+        # A rewording is often wordier than what it rewords.
+        start, end = self.corpus.sources[anchor.doc].passage_words(anchor.d_start, anchor.d_end,
+                                                                   math.ceil(PASSAGE_SHARE * words))
+        return Segment(anchor.doc, 0, words, min(start, anchor.d_start), max(end, anchor.d_end), 0, anchor.matched)
 
     def _best(self, pq, a, b, fragment, regions, prefer_doc) -> _Local | None:
         best: _Local | None = None

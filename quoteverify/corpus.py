@@ -23,6 +23,8 @@ from .types import Document
 
 EDITORIAL = -2  # id of the word slot an editorial insertion stands in
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+_SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s)")
+_BLANK_LINE = re.compile(r"(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)")
 
 
 @dataclass
@@ -44,6 +46,40 @@ class Source:
         if self._line_starts is None:
             self._line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(self.document.text)]
         return bisect_right(self._line_starts, offset)
+
+    def passage_words(self, start: int, end: int, min_words: int) -> tuple[int, int]:
+        """Whole sentences around words [start, end), at least ``min_words`` long if the paragraph allows.
+
+        The paragraph is bounded by blank lines and speaker labels; sentences end at . ! or ?.
+        """
+        text = self.document.text
+        a = int(self.norm.offsets[self.tokens.starts[start]])
+        b = int(self.norm.offsets[self.tokens.ends[end - 1] - 1]) + 1
+        lo = max((m.end() for m in _BLANK_LINE.finditer(text, max(0, a - 20_000), a)), default=0)
+        turn = self.turn_at(a)
+        if turn is not None and turn.body > lo:
+            lo = turn.body if turn.body <= a else turn.start
+        after = _BLANK_LINE.search(text, b)
+        hi = after.start() if after else len(text)
+        cuts = [lo] + [m.end() for m in _SENTENCE_END.finditer(text, lo, hi)] + [hi]
+        i = max(k for k, c in enumerate(cuts) if c <= a)
+        j = min(k for k, c in enumerate(cuts) if c >= b)
+        words = self._words_between
+        while words(cuts[i], cuts[j]) < min_words and (i > 0 or j < len(cuts) - 1):
+            if j < len(cuts) - 1:
+                j += 1
+            else:
+                i -= 1
+        return self._words_between_range(cuts[i], cuts[j])
+
+    def _words_between_range(self, lo: int, hi: int) -> tuple[int, int]:
+        """Word range of the words wholly inside original offsets [lo, hi)."""
+        lo_norm, hi_norm = np.searchsorted(self.norm.offsets, [lo, hi])
+        return int(np.searchsorted(self.tokens.starts, lo_norm)), int(np.searchsorted(self.tokens.starts, hi_norm))
+
+    def _words_between(self, lo: int, hi: int) -> int:
+        first, last = self._words_between_range(lo, hi)
+        return last - first
 
     def turn_at(self, offset: int) -> Turn | None:
         """The transcript turn an original-text offset falls in, if the text has speaker labels."""

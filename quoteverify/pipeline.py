@@ -8,7 +8,7 @@ from typing import Any, Callable, Iterable, Mapping
 
 from .align import Aligner
 from .cache import Cache
-from .classify import classify, needs_cosine
+from .classify import classify, coverage, needs_cosine
 from .config import Config, as_config
 from .corpus import Corpus, prepare_quote
 from .diff import compare
@@ -106,8 +106,9 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
         prefer = corpus.by_id.get(quote.claimed_document)
         alignment = Alignment("none", (), 0) if quote.problem else aligner.align(pq, prefer)
         target = alignment
-        if not alignment.segments and alignment.nearest is not None:
-            target = Alignment("nearest", (alignment.nearest,), alignment.quote_words)
+        if alignment.passage is not None and coverage(alignment) < config.verdict.min_coverage:
+            # Too little aligns for a quotation: compare with the passage it may paraphrase.
+            target = Alignment("passage", (alignment.passage,), alignment.quote_words)
         prepared.append(pq)
         alignments.append(alignment)
         comparisons.append(compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words))

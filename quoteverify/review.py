@@ -97,6 +97,7 @@ def read_review(path: str | Path) -> Review:
     if not path.is_file():
         raise InputError(f"{path}: no such file; give the .xlsx written by quoteverify verify -o results.xlsx")
     try:
+        # data_only: a cell's value as Excel last showed it, so decisions filled in by formula count.
         book = load_workbook(path, read_only=True, data_only=True)
     except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError) as exc:
         raise InputError(f"{path}: cannot be read as an Excel workbook ({exc}); "

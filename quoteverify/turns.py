@@ -17,16 +17,17 @@ _LABEL = re.compile(
 
 @dataclass(frozen=True)
 class Turn:
-    start: int
+    start: int       # where the label starts
     speaker: str
     timestamp: str
+    body: int = 0    # where the words after the label start
 
 
 class Turns:
     """The turns of one document, looked up by offset."""
 
     def __init__(self, text: str):
-        self.turns = [Turn(m.start(), m.group("speaker").strip(), m.group("time") or "")
+        self.turns = [Turn(m.start(), m.group("speaker").strip(), m.group("time") or "", m.end())
                       for m in _LABEL.finditer(text)]
         self._starts = [t.start for t in self.turns]
 

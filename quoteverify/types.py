@@ -86,6 +86,7 @@ class Alignment:
     bm25_score: float | None = None
     bm25_ratio: float | None = None
     nearest: Segment | None = None  # the closest passage, for a suggestion
+    passage: Segment | None = None  # the quote-length passage around the best piece, for a paraphrase
 
 
 @dataclass(frozen=True)

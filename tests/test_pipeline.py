@@ -268,7 +268,7 @@ def test_elision_difference_holds_the_elided_text() -> None:
 
 def test_unverified_quote_carries_a_suggestion() -> None:
     result = check("The committee approved the budget in March after a long fight with the ministry.")
-    assert result.suggestion == "closest passage: interview-01 line 5: 'the budget until March'"
+    assert result.suggestion == "closest passage: interview-01 line 5: 'The committee did not approve the budget until March.'"
 
 
 def test_location_fields() -> None:
@@ -410,5 +410,5 @@ def test_paraphrase_needs_the_cosine() -> None:
     quote = "The council did send a boat, but it only turned up two days afterwards, when it was all finished."
     result = check(quote, "interview-03", config=None, embedder=FakeEmbedder())
     assert (result.status, result.match_type) == ("unverified", "unlocated")
-    assert result.cosine is not None and result.cosine < 0.75
+    assert result.cosine is not None and result.cosine < 0.7
     assert result.suggestion.startswith("closest passage: interview-03 line 5: ")

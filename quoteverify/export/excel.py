@@ -238,7 +238,7 @@ class _Styles:
 
     Cells take named styles: naming a registered style costs a lookup, where
     setting font, fill and alignment one by one hashes each of them for every
-    cell (half the time of a large workbook).
+    cell (a fifth of the time of a large workbook).
     """
 
     header: str
