@@ -28,6 +28,7 @@ from .types import Alignment, Candidate, Segment
 
 EDITORIAL_MAX_WORDS = 12  # source words one bracketed insertion may stand for
 PIECE_DENSITY = 0.8  # share of a further piece's words that must match exactly
+CLAIMED_COVERAGE = 0.9  # share of words that must match in the claimed document to prefer it
 PASSAGE_SHARE = 0.6  # a paraphrased passage has at least this share of the quote's word count
 
 
@@ -234,13 +235,25 @@ class Aligner:
         self.top_k = top_k
 
     def align(self, pq: PreparedQuote, prefer_doc: int | None = None) -> Alignment:
+        """Locate a quote; ``prefer_doc`` is the document the quote claims, if any."""
         exact = exact_align(pq, self.corpus, self.p, prefer_doc)
-        if exact is not None:
+        if exact is None:
+            return self._fuzzy(pq, prefer_doc)
+        if prefer_doc is None or exact.segments[0].doc == prefer_doc:
             return exact
+        # Verbatim elsewhere, but perhaps in the claimed document with a slip: the claim wins then.
+        claimed = self._fuzzy(pq, prefer_doc, only_doc=prefer_doc)
+        matched = sum(s.matched for s in claimed.segments)
+        if len(claimed.segments) == 1 and matched >= CLAIMED_COVERAGE * pq.content_words:
+            return claimed
+        return exact
+
+    def _fuzzy(self, pq: PreparedQuote, prefer_doc: int | None, only_doc: int | None = None) -> Alignment:
         words = [w for w in pq.words if w]
         if not words:
             return Alignment("none", (), 0)
-        retrieval = self.index.retrieve(words, top_k=self.top_k, span_words=len(pq.words), prefer_doc=prefer_doc)
+        retrieval = self.index.retrieve(words, top_k=self.top_k, span_words=len(pq.words), prefer_doc=prefer_doc,
+                                        only_doc=only_doc)
         segments: list[Segment] = []
         nearest: _Local | None = None
         for f in range(pq.fragments):
@@ -249,7 +262,7 @@ class Aligner:
             if segments:
                 last = segments[-1]
                 near.append(Candidate(last.doc, last.d_end, last.d_end + self.p.max_gap_words + 2 * (b - a), 0.0))
-            found, best = self._cover(pq, a, b, f, near + list(retrieval.candidates), prefer_doc)
+            found, best = self._cover(pq, a, b, f, near + list(retrieval.candidates), prefer_doc, only_doc)
             segments.extend(found)
             if best is not None and (nearest is None or best.score > nearest.score):
                 nearest = best
@@ -289,7 +302,7 @@ class Aligner:
                 best = hit
         return best
 
-    def _cover(self, pq, a, b, fragment, regions, prefer_doc) -> tuple[list[Segment], _Local | None]:
+    def _cover(self, pq, a, b, fragment, regions, prefer_doc, only_doc) -> tuple[list[Segment], _Local | None]:
         """Cover quote words [a, b) with up to max_pieces locally aligned pieces."""
         p = self.p
         pending = [(a, b)]
@@ -303,7 +316,8 @@ class Aligner:
             search = regions
             if found:
                 words = [w for w in pq.words[lo:hi] if w]
-                extra = self.index.retrieve(words, top_k=self.top_k, span_words=hi - lo, prefer_doc=prefer_doc)
+                extra = self.index.retrieve(words, top_k=self.top_k, span_words=hi - lo, prefer_doc=prefer_doc,
+                                            only_doc=only_doc)
                 search = list(extra.candidates) + [
                     Candidate(s.doc, max(0, s.d_start - p.max_gap_words), s.d_end + p.max_gap_words, 0.0)
                     for s in found]

@@ -79,9 +79,14 @@ class Bm25Index:
         return np.asarray(self._model.get_scores(query), dtype=np.float32)
 
     def retrieve(self, words: list[str] | tuple[str, ...], *, top_k: int, span_words: int,
-                 prefer_doc: int | None = None) -> Retrieval:
-        """The ``top_k`` best regions: best windows merged and widened to fit ``span_words``."""
+                 prefer_doc: int | None = None, only_doc: int | None = None) -> Retrieval:
+        """The ``top_k`` best regions: best windows merged and widened to fit ``span_words``.
+
+        ``prefer_doc`` adds that document's best region; ``only_doc`` searches nothing else.
+        """
         scores = self.scores(words)
+        if only_doc is not None:
+            scores = np.where(self.win_doc == only_doc, scores, 0.0)
         if not len(scores) or scores.max() <= 0:
             return Retrieval((), None, None)
         take = min(len(scores), top_k * 3)
