@@ -17,7 +17,7 @@ number of source words at a small cost.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import SimpleNamespace
 
 import numpy as np
@@ -239,6 +239,7 @@ class Aligner:
         exact = exact_align(pq, self.corpus, self.p, prefer_doc)
         if exact is None:
             return self._fuzzy(pq, prefer_doc)
+        exact = replace(exact, segments=tuple(self._editorial_edges(pq, list(exact.segments))))
         if prefer_doc is None or exact.segments[0].doc == prefer_doc:
             return exact
         # Verbatim elsewhere, but perhaps in the claimed document with a slip: the claim wins then.
@@ -266,7 +267,7 @@ class Aligner:
             segments.extend(found)
             if best is not None and (nearest is None or best.score > nearest.score):
                 nearest = best
-        segments = self._absorb_ends(pq, segments)
+        segments = self._editorial_edges(pq, self._absorb_ends(pq, segments))
         anchor = max(segments, key=lambda s: s.matched) if segments else (nearest.segment if nearest else None)
         return Alignment("fuzzy" if segments else "none", tuple(segments), pq.content_words,
                          retrieval.best_score, retrieval.ratio, nearest.segment if nearest else None,
@@ -334,6 +335,20 @@ class Aligner:
         found.sort(key=lambda s: s.q_start)
         return found, first_best
 
+    def _editorial_edges(self, pq: PreparedQuote, segments: list[Segment]) -> list[Segment]:
+        """A bracket opening or closing a piece stands for source words there too: "[Dr. Okafor] knew"
+        for "She knew". Take in as many words as the bracket holds, within the sentence."""
+        out = []
+        for s in segments:
+            src = self.corpus.sources[s.doc]
+            d_start, d_end = s.d_start, s.d_end
+            if pq.ids[s.q_start] == EDITORIAL:
+                d_start -= src.reach(d_start, pq.editorial_words(s.q_start), back=True)
+            if s.q_end > s.q_start + 1 and pq.ids[s.q_end - 1] == EDITORIAL:
+                d_end += src.reach(d_end, pq.editorial_words(s.q_end - 1), back=False)
+            out.append(replace(s, d_start=d_start, d_end=d_end))
+        return out
+
     def _absorb_ends(self, pq: PreparedQuote, segments: list[Segment]) -> list[Segment]:
         """Let each fragment's first and last piece take in the short uncovered ends."""
         out = list(segments)
@@ -343,12 +358,17 @@ class Aligner:
             if not idx:
                 continue
             first, last = idx[0], idx[-1]
+            # The ends are looked for within the piece's paragraph: never in the next speaker's turn.
             s = out[first]
             if 0 < s.q_start - a < self.p.min_piece_words:
+                lo, _ = self.corpus.sources[s.doc].paragraph_words(s.d_start, s.d_end)
                 pad = 2 * (s.q_start - a) + 2
-                out[first] = glocal_align(pq, a, s.q_end, self.corpus, s.doc, s.d_start - pad, s.d_end, f, self.p)
+                out[first] = glocal_align(pq, a, s.q_end, self.corpus, s.doc, max(lo, s.d_start - pad), s.d_end,
+                                          f, self.p)
             s = out[last]
             if 0 < b - s.q_end < self.p.min_piece_words:
+                _, hi = self.corpus.sources[s.doc].paragraph_words(s.d_start, s.d_end)
                 pad = 2 * (b - s.q_end) + 2
-                out[last] = glocal_align(pq, s.q_start, b, self.corpus, s.doc, s.d_start, s.d_end + pad, f, self.p)
+                out[last] = glocal_align(pq, s.q_start, b, self.corpus, s.doc, s.d_start, min(hi, s.d_end + pad),
+                                         f, self.p)
         return out

@@ -29,7 +29,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 # Bump when normalization or tokenization changes what a prepared document holds.
-PREPARE_VERSION = "1"
+PREPARE_VERSION = "2"
 
 
 def default_dir() -> Path:

@@ -5,6 +5,8 @@ The rules that keep ``verified`` honest:
   an editorial bracket), a benign elision, or (if configured) a light edit;
 - a changed number, negation or name is never verified, whatever the cosine;
 - found in another document than claimed: review, misattributed;
+- said by another speaker than claimed, or in an interviewer's turn (also in
+  part, running across turns): review, misattributed;
 - nothing aligns: unverified; a high cosine alone never locates a quote.
 """
 from __future__ import annotations
@@ -15,6 +17,7 @@ from types import SimpleNamespace
 
 from .diff import BENIGN, EDITS, LOAD_BEARING, is_negation, is_number
 from .tokenize import WORD
+from .turns import same_speaker, speaker_key
 from .types import Alignment, Comparison, Quote
 
 _BASE_CONFIDENCE = {
@@ -23,7 +26,7 @@ _BASE_CONFIDENCE = {
 }
 
 
-# Speaker labels of the person asking the questions.
+# Speaker labels of the person asking the questions, as speaker_key() gives them.
 INTERVIEWER = re.compile(r"(?i)^(?:interviewer|moderator|facilitator|host|i|q|int|iv)(?:\s*\d+)?$")
 
 
@@ -88,15 +91,13 @@ def needs_cosine(alignment: Alignment, comparison: Comparison, verdict: SimpleNa
     return "word" in kinds or (comparison.match_ratio or 0) < verdict.min_match_ratio
 
 
-def _same_speaker(claimed: str, found: str) -> bool:
-    return claimed.casefold().split() == found.casefold().split()
-
-
 def classify(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: float | None, *,
-             verdict: SimpleNamespace, claimed_known: bool, speaker: str = "") -> Verdict:
+             verdict: SimpleNamespace, claimed_known: bool, speaker: str = "",
+             turn_speakers: tuple[str, ...] = ()) -> Verdict:
     """The verdict on one quote from its alignment, differences and cosine.
 
-    ``speaker`` is the speaker of the transcript turn the quote was found in, if known.
+    ``speaker`` is the speaker of the transcript turn the quote was found in, if known;
+    ``turn_speakers`` the speakers whose turns the quoted words run across, in order.
     """
     notes = list(quote.notes)
     if quote.problem:
@@ -163,13 +164,21 @@ def classify(quote: Quote, alignment: Alignment, comparison: Comparison, cosine:
         reasons.insert(0, f"found in {comparison.document}, not in claimed {quote.claimed_document}")
         if status == "verified":
             status, match_type, confidence = "review", "misattributed", None
-    wrong_speaker = ""
-    if quote.speaker and speaker and not _same_speaker(quote.speaker, speaker):
-        wrong_speaker = f"said by {speaker}, not by claimed {quote.speaker}"
-    elif speaker and INTERVIEWER.match(speaker) and not quote.speaker:
-        wrong_speaker = f"from the interviewer's turn ({speaker}), not a participant's"
+    wrong_speaker = []
+    if quote.speaker and speaker and not same_speaker(quote.speaker, speaker):
+        wrong_speaker.append(f"said by {speaker}, not by claimed {quote.speaker}")
+    elif speaker and INTERVIEWER.match(speaker_key(speaker)) and not quote.speaker:
+        wrong_speaker.append(f"from the interviewer's turn ({speaker}), not a participant's")
+    if len(turn_speakers) > 1:
+        crossing = f"runs across {len(turn_speakers)} speaker turns ({', '.join(turn_speakers)})"
+        # Someone else's words are in it when a speaker is claimed or an interviewer's turn is crossed;
+        # otherwise it is said, by the speakers named, and the reason is for the reader.
+        if quote.speaker or any(INTERVIEWER.match(speaker_key(s)) for s in turn_speakers):
+            wrong_speaker.append(crossing)
+        else:
+            reasons.append(crossing)
     if wrong_speaker:
-        reasons.insert(0, wrong_speaker)
+        reasons[:0] = wrong_speaker
         if status == "verified":
             status, match_type, confidence = "review", "misattributed", None
     if confidence is None:

@@ -5,19 +5,59 @@ import shlex
 import sys
 import time
 from collections import Counter
+from datetime import datetime, timezone
 from pathlib import Path
 
 import click
 
 from . import __version__
 from .errors import QuoteverifyError
+from .store import RECHECK_BELOW
 
 FAIL_ON = ("review", "unverified")
 
 
 def _fail(message: str) -> None:
-    click.echo(f"Error: {message}", err=True)
+    click.echo("Error: " + " ".join(message.splitlines()), err=True)  # one line, whatever the library said
     sys.exit(2)
+
+
+class _Group(click.Group):
+    """Every command's unexpected OSError (a folder that cannot be listed, a full disk) ends as a
+    one-line error with exit code 2, like bad input, not as a traceback."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            raise  # click ends quietly when stdout is closed (quoteverify verify ... | head)
+        except QuoteverifyError as exc:
+            _fail(str(exc))
+        except OSError as exc:
+            _fail(f"{exc.filename}: {exc.strerror}" if exc.filename and exc.strerror else str(exc))
+
+
+# Warnings printed by a run; a messy table can have thousands (one per duplicate quote_id).
+WARNINGS_SHOWN = 50
+
+
+def _warn(warnings: list[str]) -> None:
+    for warning in warnings[:WARNINGS_SHOWN]:
+        click.echo(f"Warning: {warning}", err=True)
+    if len(warnings) > WARNINGS_SHOWN:
+        click.echo(f"Warning: ... and {len(warnings) - WARNINGS_SHOWN} more (all in the manifest, with "
+                   "--manifest)", err=True)
+
+
+def _usable_cache(folder: Path) -> Path | None:
+    """The cache folder, or None with a warning when it cannot be created: no run fails for its cache."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        click.echo(f"Warning: cache folder {folder} cannot be used ({exc.strerror}); running without a cache",
+                   err=True)
+        return None
+    return folder
 
 
 class _Progress:
@@ -53,6 +93,31 @@ def _write_outputs(result, outputs: tuple[Path, ...]) -> None:
         sys.stdout.buffer.write(jsonl_bytes(result.results))
 
 
+def _write_findings(results, *, findings_path: Path | None, report_path: Path | None, cards_path: Path | None,
+                    checked_at) -> None:
+    """The findings table, report and claim cards that were asked for."""
+    from .findings import summarize_findings, write_cards, write_findings, write_report
+
+    if findings_path is None and report_path is None and cards_path is None:
+        return
+    summary = summarize_findings(results)
+    for warning in summary.warnings:
+        click.echo(f"Warning: {warning}", err=True)
+    if not summary.findings:
+        click.echo("Warning: no quote names a finding (QUOTES has no 'finding' column, or it is empty); "
+                   "the findings outputs list none", err=True)
+    if findings_path is not None:
+        write_findings(findings_path, summary.findings)
+    if report_path is not None:
+        write_report(report_path, results)
+    if cards_path is not None:
+        write_cards(cards_path, results, checked_at=checked_at)
+
+
+STORE_HELP = ("The audit store: a SQLite file or a database URL such as postgresql://user@host/db "
+              "(default: $XDG_DATA_HOME/quoteverify/runs.sqlite or ~/.local/share/quoteverify/runs.sqlite).")
+
+
 def _summary(result, started: float) -> Counter:
     counts = Counter(r.status for r in result.results)
     elapsed = time.perf_counter() - started
@@ -61,7 +126,7 @@ def _summary(result, started: float) -> Counter:
     return counts
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="quoteverify")
 def main() -> None:
     """Check quotes against their sources: is each really there, where, and how does it differ?"""
@@ -88,9 +153,26 @@ def main() -> None:
 @click.option("--manifest", "manifest_path", type=click.Path(path_type=Path),
               help="Also write a run manifest (JSON) here: version, config, model, package versions, the sha256 "
                    "of every input, counts. 'quoteverify rerun FILE' repeats the run from it.")
+@click.option("--findings", "findings_path", type=click.Path(path_type=Path),
+              help="Also write one row per finding here (.csv or .jsonl): its quotes by status, and its "
+                   "confidence adjusted for the quotes that could not be located.")
+@click.option("--report", "report_path", type=click.Path(path_type=Path),
+              help="Also write a Markdown report (.md) of the findings and their quotes, each unverified quote "
+                   "marked (unverified).")
+@click.option("--cards", "cards_path", type=click.Path(path_type=Path),
+              help="Also write a claim card per finding (.jsonl): SUPPORTED, REFUTED or NOT ENOUGH INFO, with "
+                   "its evidence.")
+@click.option("--store", "store_target", metavar="TARGET",
+              help="Record the run in this audit store: a SQLite file (created on first use) or a database URL "
+                   "such as postgresql://user@host/db.")
+@click.option("--record", is_flag=True,
+              help="Record the run in the default audit store ($XDG_DATA_HOME/quoteverify/runs.sqlite or "
+                   "~/.local/share/quoteverify/runs.sqlite).")
 def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path | None, no_embed: bool,
            fail_on: str | None, sheet: str | None, previous: Path | None, manifest_path: Path | None,
-           cache_dir: Path | None = None, no_cache: bool = False) -> None:
+           cache_dir: Path | None = None, no_cache: bool = False, findings_path: Path | None = None,
+           report_path: Path | None = None, cards_path: Path | None = None, store_target: str | None = None,
+           record: bool = False) -> None:
     """Verify the quotes in QUOTES against the documents DOCS (files or folders).
 
     \b
@@ -99,23 +181,38 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
     from .cache import default_dir as default_cache_dir
     from .config import load_config
     from .export.manifest import write_manifest
+    from .export.tables import FORMATS, check_output_path
     from .load import load_quotes
+    from .findings import CARDS_FORMATS, FINDINGS_FORMATS, REPORT_FORMATS
     from .pipeline import run
     from .review import carry_decisions, read_previous
 
     if len(paths) < 2:
         _fail("give the documents (files or folders) and then the quote table, "
               "e.g. quoteverify verify transcripts/ quotes.csv -o results.xlsx")
+    if store_target is not None and record:
+        _fail("give --store TARGET or --record (the default store), not both")
     started = time.perf_counter()
+    checked_at = datetime.now(timezone.utc)
     try:
+        # Outputs first: a typo in a path must fail before the (long) run, and no input is ever overwritten.
+        inputs = [*paths, *(p for p in (config_path, previous) if p is not None)]
+        for output in outputs:
+            check_output_path(output, inputs=inputs, suffixes=FORMATS)
+        if manifest_path is not None:
+            check_output_path(manifest_path, inputs=inputs)
         config = load_config(config_path, {"embed": {"enabled": False}} if no_embed else None)
         quotes = load_quotes(paths[-1], sheet=sheet)
-        # Read before the (long) run so that a bad workbook fails at once.
+        # Read before the (long) run so that a bad workbook or store fails at once.
         review = read_previous(previous) if previous else None
+        for path, suffixes in ((findings_path, FINDINGS_FORMATS), (report_path, REPORT_FORMATS),
+                               (cards_path, CARDS_FORMATS)):
+            if path is not None:
+                check_output_path(path, inputs=inputs, suffixes=suffixes)
+        store = _open_store(store_target) if store_target is not None or record else None
         result = run(list(paths[:-1]), quotes, config, progress=_Progress(sys.stderr.isatty()),
-                     cache_dir=None if no_cache else (cache_dir or default_cache_dir()))
-        for warning in result.warnings:
-            click.echo(f"Warning: {warning}", err=True)
+                     cache_dir=None if no_cache else _usable_cache(cache_dir or default_cache_dir()))
+        _warn(result.warnings)
         if review is not None:
             carried = carry_decisions(result.results, review)
             result.results = carried.results
@@ -124,10 +221,16 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
         if manifest_path is not None:
             write_manifest(manifest_path, result, quotes_path=paths[-1], sheet=sheet, outputs=outputs,
                            command=_command_line())
+        _write_findings(result.results, findings_path=findings_path, report_path=report_path,
+                        cards_path=cards_path, checked_at=checked_at)
+        if store is not None:
+            with store:
+                run_id = store.record(result, time=checked_at)
+            click.echo(f"Recorded as run {run_id} in {store.location}", err=True)
     except QuoteverifyError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        click.echo("Interrupted; no output was written.", err=True)
+        click.echo("Interrupted; no partial output was written.", err=True)
         sys.exit(130)
     counts = _summary(result, started)
     if fail_on == "unverified" and counts["unverified"]:
@@ -198,6 +301,7 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
     """
     from .export.manifest import changed_inputs, read_manifest, results_sha256, write_manifest
     from .export.manifest import rerun as repeat_run
+    from .export.tables import FORMATS, check_output_path
 
     started = time.perf_counter()
     try:
@@ -213,10 +317,11 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
         if manifest.tool_version != __version__:
             click.echo(f"Warning: {manifest_path} was written by quoteverify {manifest.tool_version}; "
                        f"this is {__version__}, whose results may differ", err=True)
-        result = repeat_run(manifest, base=base, progress=_Progress(sys.stderr.isatty()))
-        for warning in result.warnings:
-            click.echo(f"Warning: {warning}", err=True)
         outputs = outputs or tuple(base / output for output in manifest.outputs)
+        for output in outputs:
+            check_output_path(output, suffixes=FORMATS)
+        result = repeat_run(manifest, base=base, progress=_Progress(sys.stderr.isatty()))
+        _warn(result.warnings)
         _write_outputs(result, outputs)
         if new_manifest is not None:
             write_manifest(new_manifest, result, quotes_path=base / manifest.quotes.path,
@@ -224,7 +329,7 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
     except QuoteverifyError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        click.echo("Interrupted; no output was written.", err=True)
+        click.echo("Interrupted; no partial output was written.", err=True)
         sys.exit(130)
     _summary(result, started)
     if results_sha256(result.results) == manifest.results_sha256:
@@ -262,3 +367,111 @@ def appendix(results_path: Path, manifest_path: Path, output: Path | None) -> No
             click.echo(render_appendix(results, manifest, manifest_name=manifest_path.name), nl=False)
     except QuoteverifyError as exc:
         _fail(str(exc))
+
+
+@main.command()
+@click.argument("manuscript", type=click.Path(path_type=Path))
+@click.option("-o", "--output", type=click.Path(path_type=Path),
+              help="Write the quotes here as CSV (quote_id, quote, speaker, context), ready for "
+                   "'quoteverify verify'. Without -o, the CSV goes to stdout.")
+@click.option("--min-words", type=int,
+              help="Skip quoted phrases with fewer words than this that have no participant tag "
+                   "(default: extract.min_words of the config, 5).")
+@click.option("--config", "config_path", type=click.Path(path_type=Path),
+              help="YAML file overriding configs/default.yaml key by key.")
+def extract(manuscript: Path, output: Path | None, min_words: int | None, config_path: Path | None) -> None:
+    """Pull the quoted passages out of a MANUSCRIPT (.docx, .md, .txt) into a quote table.
+
+    Quotes in “...” or "..." and block quotes, each with the participant tag
+    that follows it, such as (P3), as its speaker. Prints a one-line summary
+    with the short phrases and citations skipped.
+
+    \b
+    quoteverify extract paper.docx -o quotes.csv
+    quoteverify verify transcripts/ quotes.csv -o results.xlsx
+    """
+    from .config import load_config
+    from .extract import csv_bytes, extract_quotes, write_quotes
+
+    try:
+        config = load_config(config_path, {"extract": {"min_words": min_words}} if min_words is not None else None)
+        extraction = extract_quotes(manuscript, min_words=config.extract.min_words)
+        for warning in extraction.warnings:
+            click.echo(f"Warning: {warning}", err=True)
+        if output is not None:
+            write_quotes(output, extraction)
+        else:
+            sys.stdout.buffer.write(csv_bytes(extraction))
+    except QuoteverifyError as exc:
+        _fail(str(exc))
+    click.echo(extraction.summary(), err=True)
+
+
+def _open_store(target: str | None, *, create: bool = True):
+    from .store import open_store
+
+    return open_store(target, create=create)
+
+
+@main.command()
+@click.option("--store", "store_target", metavar="TARGET", help=STORE_HELP)
+def runs(store_target: str | None) -> None:
+    """List the runs recorded in the audit store (verify --store TARGET or --record), oldest first.
+
+    \b
+    quoteverify runs
+    quoteverify runs --store postgresql://user@host/quoteverify
+    """
+    try:
+        with _open_store(store_target, create=False) as store:
+            recorded = store.runs()
+    except QuoteverifyError as exc:
+        _fail(str(exc))
+    if not recorded:
+        click.echo(f"No runs recorded in {store.location}.", err=True)
+        return
+    click.echo(f"{'run':>5}  {'time (UTC)':<25}  {'version':<8}  {'quotes':>6}  {'verified':>8}  {'review':>6}  "
+               f"{'unverified':>10}  {'documents':>9}  embedder")
+    for r in recorded:
+        click.echo(f"{r.run_id:>5}  {r.time:<25}  {r.version:<8}  {r.quotes:>6}  {r.verified:>8}  {r.review:>6}  "
+                   f"{r.unverified:>10}  {len(r.corpus):>9}  {r.embedder or 'none'}")
+
+
+@main.command()
+@click.argument("run_id", type=int)
+@click.argument("paths", metavar="DOCS...", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--store", "store_target", metavar="TARGET", help=STORE_HELP)
+@click.option("--below", type=click.FloatRange(0, 1), default=RECHECK_BELOW, show_default=True,
+              help="Check again the quotes whose recorded confidence is below this; escalate those still below it.")
+@click.option("-o", "--output", required=True, type=click.Path(path_type=Path),
+              help="Write the escalation list here: .csv or .json (an array), one entry per quote still below "
+                   "--below, with its recorded and its new verdict.")
+def recheck(run_id: int, paths: tuple[Path, ...], store_target: str | None, below: float, output: Path) -> None:
+    """Check the low-confidence quotes of recorded run RUN_ID again, against the documents DOCS as they are now.
+
+    Uses the run's settings; lists the documents that changed since the run,
+    and writes the quotes still below --below as an escalation list.
+
+    \b
+    quoteverify recheck 3 transcripts/ -o escalation.csv
+    """
+    from .cache import default_dir as default_cache_dir
+    from .export.tables import check_output_path
+    from .store import ESCALATION_FORMATS, write_escalation
+    from .store import recheck as recheck_run
+
+    try:
+        check_output_path(output, inputs=paths, suffixes=ESCALATION_FORMATS)
+        with _open_store(store_target, create=False) as store:
+            checked = recheck_run(store, run_id, list(paths), below=below, cache_dir=default_cache_dir(),
+                                  progress=_Progress(sys.stderr.isatty()))
+        for change in checked.changed_documents:
+            click.echo(f"Changed since run {run_id}: {change}", err=True)
+        write_escalation(output, checked.escalations)
+    except QuoteverifyError as exc:
+        _fail(str(exc))
+    except KeyboardInterrupt:
+        click.echo("Interrupted; no partial output was written.", err=True)
+        sys.exit(130)
+    click.echo(f"Rechecked {checked.rechecked} quotes of run {run_id} below {below:g}: "
+               f"{len(checked.escalations)} still below, written to {output}", err=True)

@@ -35,6 +35,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "embed.batch_size": (1, 4096),
     "embed.threads": (1, 256),
     "output.context_chars": (0, 100_000),
+    "extract.min_words": (1, 1000),  # quoteverify extract: shortest untagged quoted phrase kept
 }
 _CHOICES: dict[str, tuple[str, ...]] = {"index.backend": ("bm25s", "rank-bm25")}
 # What a value of each default's type is called in an error message.

@@ -47,21 +47,31 @@ class Source:
             self._line_starts = [0] + [m.end() for m in _LINE_BREAK.finditer(self.document.text)]
         return bisect_right(self._line_starts, offset)
 
-    def passage_words(self, start: int, end: int, min_words: int) -> tuple[int, int]:
-        """Whole sentences around words [start, end), at least ``min_words`` long if the paragraph allows.
-
-        The paragraph is bounded by blank lines and speaker labels; sentences end at . ! or ?.
-        """
+    def _paragraph(self, a: int, b: int) -> tuple[int, int]:
+        """Original offsets of the paragraph holding [a, b): bounded by blank lines and turns."""
         text = self.document.text
-        a = int(self.norm.offsets[self.tokens.starts[start]])
-        b = int(self.norm.offsets[self.tokens.ends[end - 1] - 1]) + 1
         lo = max((m.end() for m in _BLANK_LINE.finditer(text, max(0, a - 20_000), a)), default=0)
         turn = self.turn_at(a)
-        if turn is not None and turn.body > lo:
+        if turn is not None and turn.start > lo:
             lo = turn.body if turn.body <= a else turn.start
         after = _BLANK_LINE.search(text, b)
         hi = after.start() if after else len(text)
-        cuts = [lo] + [m.end() for m in _SENTENCE_END.finditer(text, lo, hi)] + [hi]
+        following = self.turns.next_start(b)
+        return lo, min(hi, following) if following is not None else hi
+
+    def paragraph_words(self, start: int, end: int) -> tuple[int, int]:
+        """Word range of the paragraph (or the turn) that holds words [start, end)."""
+        a, b = self.span(start, end)
+        return self._words_between_range(*self._paragraph(a, b))
+
+    def passage_words(self, start: int, end: int, min_words: int) -> tuple[int, int]:
+        """Whole sentences around words [start, end), at least ``min_words`` long if the paragraph allows.
+
+        The paragraph is bounded by blank lines and speaker turns; sentences end at . ! or ?.
+        """
+        a, b = self.span(start, end)
+        lo, hi = self._paragraph(a, b)
+        cuts = [lo] + [m.end() for m in _SENTENCE_END.finditer(self.document.text, lo, hi)] + [hi]
         i = max(k for k, c in enumerate(cuts) if c <= a)
         j = min(k for k, c in enumerate(cuts) if c >= b)
         words = self._words_between
@@ -72,6 +82,22 @@ class Source:
                 i -= 1
         return self._words_between_range(cuts[i], cuts[j])
 
+    def reach(self, word: int, limit: int, *, back: bool) -> int:
+        """From the boundary before ``word``, how many words (up to ``limit``) lie on one side
+        without crossing a sentence end or a line break."""
+        text, n = self.document.text, 0
+        while n < limit:
+            k = word - n - 1 if back else word + n  # the next word to take in
+            if k < 0 or k >= len(self.tokens):
+                break
+            left, right = (k, k + 1) if back else (k - 1, k)
+            if 0 <= left and right < len(self.tokens):
+                gap = text[self.span(left, left + 1)[1]:self.span(right, right + 1)[0]]
+                if _SENTENCE_END.search(gap + " ") or any(c in gap for c in ":\r\n"):
+                    break
+            n += 1
+        return n
+
     def _words_between_range(self, lo: int, hi: int) -> tuple[int, int]:
         """Word range of the words wholly inside original offsets [lo, hi)."""
         lo_norm, hi_norm = np.searchsorted(self.norm.offsets, [lo, hi])
@@ -81,11 +107,16 @@ class Source:
         first, last = self._words_between_range(lo, hi)
         return last - first
 
+    @property
+    def turns(self) -> Turns:
+        """The document's transcript turns (speaker labels, or a subtitle file's cues), built on first use."""
+        if self._turns is None:
+            self._turns = Turns(self.document.text, cues=self.document.cues)
+        return self._turns
+
     def turn_at(self, offset: int) -> Turn | None:
         """The transcript turn an original-text offset falls in, if the text has speaker labels."""
-        if self._turns is None:
-            self._turns = Turns(self.document.text)
-        return self._turns.at(offset)
+        return self.turns.at(offset)
 
 
 class Corpus:
@@ -172,6 +203,10 @@ class PreparedQuote:
     def fragment_range(self, f: int) -> tuple[int, int]:
         idx = np.flatnonzero(self.fragment == f)
         return (int(idx[0]), int(idx[-1]) + 1) if len(idx) else (0, 0)
+
+    def editorial_words(self, slot: int) -> int:
+        """How many words the editorial insertion in a word slot holds: "[Dr. Okafor]" two."""
+        return max(1, len(WORD.findall(self.norm.text, int(self.starts[slot]), int(self.ends[slot]))))
 
     def parts_within(self, lo: int, hi: int) -> bool:
         """Whether editorial marks ([sic], [insertions]) lie in the normalized span [lo, hi)."""

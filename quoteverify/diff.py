@@ -9,6 +9,7 @@ punctuation) with its source span; every difference gets a kind:
 - ``elision``: what an ellipsis stands for
 - ``disfluency``: fillers, stage directions, repeats or ``--`` left out
 - ``typo``: one word misspelt
+- ``contraction``: a contraction spelt out or made ("isn't" for "is not")
 - ``number``, ``negation``, ``name``: load-bearing changes
 - ``word``: any other word added, dropped or changed
 - ``splice``, ``order``: pieces joined from distant places, or out of order
@@ -28,7 +29,7 @@ from .tokenize import FILLERS, TOKEN
 from .types import Alignment, Comparison, Difference, Segment
 
 BENIGN = frozenset({"normalization", "punctuation", "editorial"})
-EDITS = frozenset({"disfluency", "typo"})
+EDITS = frozenset({"disfluency", "typo", "contraction"})
 LOAD_BEARING = frozenset({"number", "negation", "name"})
 
 CARDINALS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen
@@ -43,7 +44,13 @@ _DIGIT = re.compile(r"\d")
 # What may stand before a sentence's first word: an end mark, an opening
 # bracket or quote, a dash, a stage direction like "(laughs)", or nothing.
 _SENTENCE_END = re.compile(r"(?:[.!?:;\"(\[\-]|\([^()]{0,30}\)|\[[^\[\]]{0,30}\])\s*$|^\s*$")
-_CONTEXT = 40
+# "Dr. Okafor": the point after a title ends no sentence.
+_TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|Rev|Sr|Jr|St|Gen|Col|Capt|Lt|Sgt|Hon)\.\s*$")
+# Contractions and what they stand for; 'd and 's stand for either of two words.
+_CONTRACTED = {"n't": (("not",),), "'m": (("am",),), "'re": (("are",),), "'ve": (("have",),),
+               "'ll": (("will",),), "'d": (("would",), ("had",)), "'s": (("is",), ("has",))}
+_IRREGULAR = {"can't": ("can", "not"), "cannot": ("can", "not"), "won't": ("will", "not"),
+              "shan't": ("shall", "not"), "let's": ("let", "us")}
 
 
 class Tok(NamedTuple):
@@ -74,6 +81,27 @@ def _misspelt(qw: list[str], sw: list[str], *, name: bool) -> bool:
     if name:
         return min(len(q), len(s)) >= 5 and Levenshtein.distance(q, s) <= 1
     return fuzz.ratio(q, s) >= 75
+
+
+def _expanded(words: list[str], limit: int = 6) -> set[tuple[str, ...]]:
+    """Every reading of some words with their contractions spelt out ("isn't" -> "is not")."""
+    if len(words) > limit:
+        return set()
+    readings: list[tuple[str, ...]] = [()]
+    for word in words:
+        options: list[tuple[str, ...]] = [(word,)]
+        if word in _IRREGULAR:
+            options = [_IRREGULAR[word]]
+        else:
+            for ending, meanings in _CONTRACTED.items():
+                if word.endswith(ending) and len(word) > len(ending):
+                    stem = word[: -len(ending)]
+                    options = [(stem, *meaning) for meaning in meanings]
+                    if ending == "'s":
+                        options.append((word,))  # or a possessive
+                    break
+        readings = [r + o for r in readings for o in options]
+    return set(readings)
 
 
 def _neighbours(tokens: list[Tok], j1: int, j2: int) -> tuple[str, ...]:
@@ -231,6 +259,8 @@ class _Differ:
             return "negation"
         if self._names(q, self.pq.norm, self.pq.text) ^ self._names(s, src.norm, src.document.text):
             return "typo" if _misspelt(qw, sw, name=True) else "name"
+        if _expanded(qw) & _expanded(sw):
+            return "contraction"
         if not qw and all(t.weak or _repeated(t.text, sw, around) for t in s if t.kind == "word"):
             return "disfluency"
         if not sw and all(t.weak for t in q if t.kind == "word"):
@@ -250,7 +280,8 @@ class _Differ:
             word = original[a:b]
             if not word[:1].isupper() or word.isupper() or word.lower().startswith("i'") or word == "I":
                 continue
-            if _SENTENCE_END.search(original[max(0, a - 40):a]):
+            before = original[max(0, a - 40):a]
+            if _SENTENCE_END.search(before) and not _TITLE.search(before):
                 continue
             names.add(t.text)
         return frozenset(names)

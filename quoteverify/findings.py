@@ -12,6 +12,9 @@ be located (status ``unverified``). With u of n quotes unverified:
 - 0 < u/n < 1/2: multiplied by max(0.7, 1 - 0.4 u/n);
 - u/n >= 1/2: halved, with the note MAJORITY_NOTE.
 
+(Below a majority the factor stays above 1 - 0.4 x 0.5 = 0.8, so the floor
+of 0.7 never binds; it is kept because the schedule states it.)
+
 Quotes in review are not penalised: they were found, and a person decides.
 
 Claim cards state, per finding, whether its evidence supports it, in the
@@ -32,9 +35,9 @@ import json
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
-from .errors import OutputError
+from .export.tables import check_output_path, spreadsheet_safe, write_atomic
 from .types import QuoteResult
 
 if TYPE_CHECKING:
@@ -51,7 +54,10 @@ CONTRADICTIONS = frozenset({"number", "negation"})
 
 SUPPORTED, NOT_ENOUGH_INFO, REFUTED = "SUPPORTED", "NOT ENOUGH INFO", "REFUTED"
 FINDINGS_FORMATS = (".csv", ".jsonl")
+REPORT_FORMATS = (".md", ".markdown")
+CARDS_FORMATS = (".jsonl",)
 SHEET = "Findings"
+SHEET_WIDTHS = {"finding": 50, "note": 60}  # characters; the other columns fit their header
 
 
 @dataclass(frozen=True)
@@ -144,28 +150,21 @@ def findings_bytes(findings: Sequence[Finding], *, suffix: str) -> bytes:
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")  # as the results CSV
     writer.writerow(FINDING_COLUMNS)
-    writer.writerows([row[c] for c in FINDING_COLUMNS] for row in rows)
+    writer.writerows([spreadsheet_safe(row[c]) for c in FINDING_COLUMNS] for row in rows)
     return buffer.getvalue().encode("utf-8")
 
 
-def _check_suffix(path: Path, allowed: Sequence[str], what: str) -> str:
-    suffix = path.suffix.lower()
-    if suffix not in allowed:
-        raise OutputError(f"{path}: unknown {what} format '{path.suffix}'; use {', '.join(allowed)}")
-    return suffix
-
-
-def _write(path: Path, data: bytes) -> None:
-    from .export.tables import write_atomic
-
+def _write(path: str | Path, suffixes: Sequence[str], render: Callable[[str], bytes]) -> None:
+    """Write ``render(suffix)`` atomically to ``path``, whose extension must be one of ``suffixes``."""
+    path = Path(path)
+    check_output_path(path, suffixes=suffixes)
+    data = render(path.suffix.lower())
     write_atomic(path, lambda p: p.write_bytes(data))
 
 
 def write_findings(path: str | Path, findings: Sequence[Finding]) -> None:
     """Write the findings table as .csv or .jsonl, by the extension of ``path``."""
-    path = Path(path)
-    suffix = _check_suffix(path, FINDINGS_FORMATS, "findings")
-    _write(path, findings_bytes(findings, suffix=suffix))
+    _write(path, FINDINGS_FORMATS, lambda suffix: findings_bytes(findings, suffix=suffix))
 
 
 # --- claim cards ----------------------------------------------------------------------------------
@@ -210,7 +209,8 @@ class ClaimCard:
     evidence: tuple[Evidence, ...]
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The card as JSON writes it (evidence as a list)."""
+        return {**asdict(self), "evidence": [asdict(e) for e in self.evidence]}
 
 
 def timestamp(moment: datetime | None = None) -> str:
@@ -258,13 +258,15 @@ def claim_cards(results: Sequence[QuoteResult], *, checked_at: datetime | None =
     return cards
 
 
+def cards_bytes(results: Sequence[QuoteResult], *, checked_at: datetime | None = None) -> bytes:
+    """The claim cards as JSONL, one card per line."""
+    cards = claim_cards(results, checked_at=checked_at)
+    return "".join(json.dumps(card.to_dict(), ensure_ascii=False) + "\n" for card in cards).encode("utf-8")
+
+
 def write_cards(path: str | Path, results: Sequence[QuoteResult], *, checked_at: datetime | None = None) -> None:
-    """Write the claim cards as JSONL, one card per line."""
-    path = Path(path)
-    _check_suffix(path, (".jsonl",), "claim cards")
-    lines = [json.dumps(card.to_dict(), ensure_ascii=False) + "\n"
-             for card in claim_cards(results, checked_at=checked_at)]
-    _write(path, "".join(lines).encode("utf-8"))
+    """Write the claim cards as JSONL (``.jsonl``)."""
+    _write(path, CARDS_FORMATS, lambda _: cards_bytes(results, checked_at=checked_at))
 
 
 # --- the Markdown report --------------------------------------------------------------------------
@@ -293,17 +295,16 @@ def render_report(results: Sequence[QuoteResult]) -> str:
     """A Markdown report: each finding, its label and confidence, and its quotes, unverified ones marked."""
     from .export.appendix import _plural, markdown_escape
 
+    title = "# Findings and their quotes"
     summary = summarize_findings(results)
-    groups = group_by_finding(results)
-    blocks = ["# Findings and their quotes"]
     if not summary.findings:
-        blocks.append("No quote names a finding: the quote table has no `finding` column, or it is empty.")
+        return f"{title}\n\nNo quote names a finding: the quote table has no `finding` column, or it is empty.\n"
+    groups = group_by_finding(results)
     uncited = sum(not r.finding for r in results)
-    if summary.findings:
-        blocks.append(f"{_plural(len(summary.findings), 'finding')} cited by "
-                      f"{_plural(len(results) - uncited, 'quote')}. Each quote "
-                      "that could not be located in the sources is marked (unverified); the confidence of its "
-                      "finding is lowered accordingly.")
+    cited = len(results) - uncited
+    blocks = [title, f"{_plural(len(summary.findings), 'finding')} cited by {_plural(cited, 'quote')}. Each quote "
+                     "that could not be located in the sources is marked (unverified); the confidence of its "
+                     "finding is lowered accordingly."]
     for finding in summary.findings:
         quotes = groups[finding.finding]
         verdict, reason = label(quotes)
@@ -317,16 +318,14 @@ def render_report(results: Sequence[QuoteResult]) -> str:
         lines.append("")
         lines.extend(_quote_line(q) for q in quotes)
         blocks.append("\n".join(lines))
-    if uncited and summary.findings:
+    if uncited:
         blocks.append(f"{_plural(uncited, 'quote')} citing no finding {'is' if uncited == 1 else 'are'} not listed.")
     return "\n\n".join(blocks) + "\n"
 
 
 def write_report(path: str | Path, results: Sequence[QuoteResult]) -> None:
     """Write the Markdown report (``.md``)."""
-    path = Path(path)
-    _check_suffix(path, (".md", ".markdown"), "report")
-    _write(path, render_report(results).encode("utf-8"))
+    _write(path, REPORT_FORMATS, lambda _: render_report(results).encode("utf-8"))
 
 
 # --- the workbook sheet and the appendix section --------------------------------------------------
@@ -337,21 +336,23 @@ def write_findings_sheet(book, results: Sequence[QuoteResult], *, styles) -> Non
 
     ``styles`` are the workbook's registered cell styles (export.excel._Styles).
     """
+    from openpyxl.utils import get_column_letter
+
     from .export.excel import _cell  # the workbook's one way to write a cell safely
 
     findings = summarize_findings(results).findings
     if not findings:
         return
     sheet = book.create_sheet(SHEET)
-    for letter, width in zip("ABCDEFGH", (50, 10, 10, 10, 12, 18, 20, 60)):
-        sheet.column_dimensions[letter].width = width
+    for number, name in enumerate(FINDING_COLUMNS, start=1):
+        sheet.column_dimensions[get_column_letter(number)].width = SHEET_WIDTHS.get(name, len(name) + 4)
     sheet.freeze_panes = "A2"
     sheet.append([_cell(sheet, name, styles.header) for name in FINDING_COLUMNS])
     for finding in findings:
         row = finding.to_dict()
         sheet.append([_cell(sheet, row[name], styles.wrap if isinstance(row[name], str) else None)
                       for name in FINDING_COLUMNS])
-    sheet.auto_filter.ref = f"A1:H{len(findings) + 1}"
+    sheet.auto_filter.ref = f"A1:{get_column_letter(len(FINDING_COLUMNS))}{len(findings) + 1}"
 
 
 APPENDIX_HEADER = ("Finding", "Quotes", "Verified", "Review", "Unverified", "Confidence", "Adjusted")

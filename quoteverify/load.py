@@ -3,7 +3,9 @@
 Documents: files or folders of ``.txt``/``.md`` (doc id = file stem). Plain text
 is decoded as UTF-8 with line endings kept, so offsets are offsets into
 ``open(path, encoding="utf-8", newline="").read()``; UTF-16 (with a BOM) and
-Windows-1252 are decoded too, with a warning for the latter.
+Windows-1252 are decoded too, with a warning for the latter. ``.vtt``, ``.srt``
+(decoded the same way), ``.docx`` and ``.pdf`` are read through
+quoteverify.formats, and offsets are into the text extracted there.
 
 Quotes: ``.csv``, ``.tsv``, ``.xlsx``, ``.jsonl`` or ``.txt`` (one quote per
 line). Every row is kept, with its row number as a spreadsheet shows it.
@@ -14,14 +16,17 @@ import csv
 import hashlib
 import io
 import json
+import math
+import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Mapping
 
 from .errors import InputError
+from .formats import BINARY_SUFFIXES, extract
+from .formats import SUFFIXES as DOCUMENT_SUFFIXES
 from .types import Document, Quote
 
-DOCUMENT_SUFFIXES = (".txt", ".md")
 QUOTE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".jsonl", ".txt")
 COLUMNS = {
     "quote": ("quote", "text", "quotation"),
@@ -29,6 +34,7 @@ COLUMNS = {
     "document": ("document", "source", "doc", "doc_id", "claimed_document"),
     "speaker": ("speaker",),
     "finding": ("finding", "theme", "claim"),
+    "finding_confidence": ("finding_confidence",),
 }
 
 
@@ -50,6 +56,26 @@ def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+# Files that reach a text reader under a text extension, by their first bytes.
+_BINARY_MAGIC = ((b"%PDF-", "a PDF file"), (b"PK\x03\x04", "a zip archive (an .xlsx or .docx file?)"),
+                 (b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"),
+                 (b"\xd0\xcf\x11\xe0", "an old Office file (.doc or .xls)"))
+
+
+def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:
+    """(text, encoding) of UTF-16 saved without a byte-order mark, where ASCII letters pair with NUL bytes."""
+    head = data[:4096]
+    if len(data) % 2:
+        return None
+    for encoding, zeros, letters in (("utf-16-le", head[1::2], head[0::2]), ("utf-16-be", head[0::2], head[1::2])):
+        if zeros.count(0) > 0.8 * len(zeros) and letters.count(0) == 0:
+            try:
+                return data.decode(encoding), encoding
+            except UnicodeDecodeError:
+                return None
+    return None
+
+
 def _decode(path: Path, data: bytes, warnings: list[str]) -> tuple[str, str]:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         try:
@@ -57,7 +83,12 @@ def _decode(path: Path, data: bytes, warnings: list[str]) -> tuple[str, str]:
         except UnicodeDecodeError:
             raise InputError(f"{path}: starts with a UTF-16 byte-order mark but does not decode as UTF-16; "
                              "re-save it as UTF-8") from None
-    if b"\x00" in data[:8192]:
+    for magic, kind in _BINARY_MAGIC:
+        if data.startswith(magic):
+            raise InputError(f"{path}: is {kind}, not text; give it its real extension or convert it to text")
+    if b"\x00" in data[:8192]:  # as git decides: a NUL byte near the start means binary
+        if (utf16 := _utf16_without_bom(data)) is not None:
+            return utf16
         raise InputError(f"{path}: looks like a binary file (it holds NUL bytes), not text; "
                          "convert it to plain text or leave it out")
     try:
@@ -77,7 +108,11 @@ def _document_files(paths: Iterable[str | Path]) -> list[Path]:
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in DOCUMENT_SUFFIXES)
+            # "~$name.docx" is the lock file Word keeps beside a document it has open; hidden files and
+            # folders (".git", macOS's "._name.txt" resource forks) are no one's documents either.
+            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in DOCUMENT_SUFFIXES
+                           and not p.name.startswith("~$")
+                           and not any(part.startswith(".") for part in p.relative_to(path).parts))
             if not found:
                 raise InputError(f"{path}: no {'/'.join(DOCUMENT_SUFFIXES)} documents in this folder")
             files.extend(found)
@@ -96,7 +131,10 @@ def load_documents(paths: Iterable[str | Path]) -> LoadedDocuments:
     warnings: list[str] = []
     documents: list[Document] = []
     seen: dict[str, Path] = {}
-    for path in _document_files(paths):
+    files = _document_files(paths)
+    if not files:
+        raise InputError(f"no documents given; give files or folders of {', '.join(DOCUMENT_SUFFIXES)} documents")
+    for path in files:
         doc_id = path.stem
         if doc_id in seen:
             raise InputError(f"{path}: document id '{doc_id}' is also the id of {seen[doc_id]}; "
@@ -106,11 +144,17 @@ def load_documents(paths: Iterable[str | Path]) -> LoadedDocuments:
             data = path.read_bytes()
         except OSError as exc:
             raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
-        text, encoding = _decode(path, data, warnings)
+        if path.suffix.lower() in BINARY_SUFFIXES:
+            extracted, encoding = extract(path, data), path.suffix.lower().lstrip(".")
+        else:
+            text, encoding = _decode(path, data, warnings)
+            extracted = extract(path, text)
+        warnings.extend(extracted.warnings)
+        text = extracted.text
         if not text.strip():
             warnings.append(f"{path}: empty document, skipped")
             continue
-        documents.append(Document(doc_id, str(path), text, sha256_bytes(data), encoding))
+        documents.append(Document(doc_id, str(path), text, sha256_bytes(data), encoding, extracted.cues))
     if not documents:
         raise InputError("no usable documents: every document given is empty")
     documents.sort(key=lambda d: d.doc_id)
@@ -126,16 +170,50 @@ def _find_column(header: list[str], name: str) -> str | None:
 
 
 def _cell(value: Any) -> str:
-    if value is None:
+    if value is None or (isinstance(value, float) and math.isnan(value)):  # NaN: pandas' empty cell
         return ""
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
+    if isinstance(value, (dict, list)):  # a JSONL field holding an object or a list
+        return json.dumps(value, ensure_ascii=False)
     return str(value)
 
 
+def _column_names(header: Iterable[Any]) -> list[str]:
+    """Header cells as column names: an empty one named by its position, a repeated one numbered,
+    so that no cell is lost to another of the same name."""
+    names: list[str] = []
+    for number, cell in enumerate(header, start=1):
+        name = _cell(cell) if _cell(cell).strip() else f"column {number}"
+        base, k = name, 1
+        while name in names:
+            k += 1
+            name = f"{base} ({k})"
+        names.append(name)
+    return names
+
+
+def _finding_confidence(value: Any, source: str, row: int) -> float | None:
+    """The stated confidence in a quote's finding (0 to 1); None when the cell is empty."""
+    text = _cell(value).strip()
+    if not text:
+        return None
+    try:
+        number = float(text)
+    except ValueError:
+        number = math.nan
+    if not 0.0 <= number <= 1.0:  # NaN fails too
+        raise InputError(f"{source}: row {row}: finding_confidence '{text}' is not a number from 0 to 1; "
+                         "write it as, say, 0.8, or leave the cell empty (1 is then assumed)")
+    return number
+
+
 def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: list[str],
-                        source: str) -> tuple[list[Quote], list[str]]:
-    """Quotes from (row number, record) pairs; every record yields one quote."""
+                        source: str, *, problems: Mapping[int, str] | None = None) -> tuple[list[Quote], list[str]]:
+    """Quotes from (row number, record) pairs; every record yields one quote.
+
+    ``problems``: rows that cannot be checked as read (row number -> why); they
+    are kept, unverified, with that reason."""
     quote_col = _find_column(header, "quote")
     if quote_col is None:
         found = ", ".join(repr(h) for h in header) or "none"
@@ -159,65 +237,141 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
             qid = new_id
         ids[qid] = ids.get(qid, 1)
         extra = tuple((str(k), _cell(v)) for k, v in record.items() if k not in used and k is not None)
-        problem = "" if text.strip() else "empty quote: nothing to verify"
+        problem = (problems or {}).get(row) or ("" if text.strip() else "empty quote: nothing to verify")
         quotes.append(Quote(
             row=row, quote_id=qid, text=text,
             claimed_document=_cell(record.get(cols["document"])).strip() if cols["document"] else "",
             speaker=_cell(record.get(cols["speaker"])).strip() if cols["speaker"] else "",
             finding=_cell(record.get(cols["finding"])).strip() if cols["finding"] else "",
-            extra=extra, problem=problem))
+            extra=extra, problem=problem,
+            finding_confidence=_finding_confidence(record.get(cols["finding_confidence"]), source, row)
+            if cols["finding_confidence"] else None))
     return quotes, warnings
 
 
-def _csv_records(path: Path, text: str) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
+# Lines end as an editor ends them; str.splitlines() would also break at form feeds,
+# U+2028 and other characters a quote may hold.
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def _csv_records(path: Path, text: str
+                 ) -> tuple[list[str], list[tuple[int, dict[str, Any]]], dict[int, str], list[str]]:
     delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
-    first = text.split("\n", 1)[0]
+    first = _LINE_BREAK.split(text.lstrip("\r\n"), 1)[0]
     if path.suffix.lower() == ".csv" and first.count(",") == 0:
         for candidate in (";", "\t", "|"):
             if candidate in first:
                 delimiter = candidate
                 break
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
-    try:
-        header = next(reader)
-    except StopIteration:
-        raise InputError(f"{path}: empty quote table; it needs a header row with a 'quote' column") from None
-    except csv.Error as exc:
-        raise InputError(f"{path}: not a readable CSV ({exc})") from None
     records = []
+    problems: dict[int, str] = {}
     try:
+        # The header is the first row that is not blank.
+        header_row, header = next(((n, values) for n, values in enumerate(reader, start=1)
+                                   if any(v.strip() for v in values)), (0, []))
+        if not header:
+            raise InputError(f"{path}: empty quote table; it needs a header row with a 'quote' column")
+        header = _column_names(header)
         # A spreadsheet shows one row per record, however many lines its quoted
         # cells span, so rows are counted by record, not by line.
-        for row, values in enumerate(reader, start=2):
-            if not any(v.strip() for v in values) and len(values) <= 1:
+        for row, values in enumerate(reader, start=header_row + 1):
+            if not any(values):  # a blank line, or a row of empty cells: no quote at all
                 continue
+            if any(v.strip() for v in values[len(header):]):
+                # Cells past the header: most often a quote holding the delimiter without double quotes,
+                # which cut it short. Checking the cut quote could "verify" it.
+                problems[row] = (f"row has {len(values)} cells but the header has {len(header)} columns; "
+                                 f"a cell holding {delimiter!r} must be in double quotes")
             records.append((row, dict(zip(header, values))))
     except csv.Error as exc:
         raise InputError(f"{path}: line {reader.line_num}: not readable as CSV ({exc})") from None
-    return header, records
+    warnings = []
+    if problems:
+        warnings.append(f"{path}: {len(problems)} row(s) have more cells than the header has columns "
+                        f"(first: row {min(problems)}); they are reported unverified, not checked")
+    return header, records, problems, warnings
 
 
-def _xlsx_records(path: Path, sheet: str | None) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
+# No quote table unzips to a gigabyte; a zip bomb does.
+XLSX_MAX_UNZIPPED = 1 << 30
+
+
+def _xlsx_error(path: Path, exc: BaseException) -> InputError:
+    from defusedxml import DefusedXmlException
+
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, DefusedXmlException):
+            return InputError(f"{path}: refused: its XML declares entities or a DTD, as XML bombs do; "
+                              "open it in Excel and save it again, or export the sheet as CSV")
+        cause = cause.__cause__ or cause.__context__
+    reason = " ".join(str(exc).split())  # openpyxl's messages span lines
+    return InputError(f"{path}: not a readable .xlsx workbook ({type(exc).__name__}: {reason}); "
+                      "open it in Excel and save it again, or export the sheet as CSV")
+
+
+def _open_workbook(path: Path, data: bytes):
+    """The workbook, read-only, once it is known to be a zip that openpyxl parses with defusedxml."""
+    import zipfile
+
     import openpyxl
 
+    if not data.startswith(b"PK"):
+        if data.startswith(b"\xd0\xcf\x11\xe0"):
+            raise InputError(f"{path}: an old-style Excel file (.xls) named .xlsx; save it as .xlsx in Excel")
+        if b"\x00" not in data[:8192]:
+            raise InputError(f"{path}: is text, not an .xlsx workbook; if it is a CSV, rename it to .csv")
+    if not openpyxl.DEFUSEDXML:
+        raise InputError(f"{path}: not read: OPENPYXL_DEFUSEDXML=False turns off openpyxl's protection against "
+                         "hostile XML; unset it")
     try:
-        book = openpyxl.load_workbook(path, read_only=True, data_only=False)
+        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+            unzipped = sum(info.file_size for info in archive.infolist())
+        if unzipped > XLSX_MAX_UNZIPPED:
+            raise InputError(f"{path}: refused: it would unzip to {unzipped:,} bytes, as zip bombs do; "
+                             "a quote table is far smaller")
+        return openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
+    except InputError:
+        raise
     except Exception as exc:  # openpyxl raises many types for damaged or hostile files
-        raise InputError(f"{path}: not a readable .xlsx workbook ({type(exc).__name__}: {exc})") from None
+        raise _xlsx_error(path, exc) from None
+
+
+def _xlsx_records(path: Path, data: bytes, sheet: str | None) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
+    book = _open_workbook(path, data)
     try:
-        if sheet is None:
-            ws = book.worksheets[0]
-        elif sheet in book.sheetnames:
-            ws = book[sheet]
-        else:
+        if sheet is None and not book.worksheets:
+            raise InputError(f"{path}: no worksheet in this workbook, only charts")
+        ws = book.worksheets[0] if sheet is None else book[sheet] if sheet in book.sheetnames else None
+        if ws is None:
             raise InputError(f"{path}: no sheet named '{sheet}'; sheets: {', '.join(book.sheetnames)}")
-        rows = ws.iter_rows(values_only=True)
-        header = [_cell(v) for v in next(rows, ())]
+        if not hasattr(ws, "iter_rows"):
+            raise InputError(f"{path}: sheet '{sheet}' is a chart, not a table; "
+                             f"choose another with --sheet (sheets: {', '.join(book.sheetnames)})")
+        # Sheets are parsed lazily, so a damaged or hostile sheet fails here, not on opening.
+        rows = enumerate(ws.iter_rows(values_only=True), start=1)
+        header_row, header = next(((n, values) for n, values in rows
+                                   if any(v is not None and str(v).strip() for v in values)), (0, ()))
+        header = _column_names(header)
+        if _find_column(header, "quote") is None and len(book.sheetnames) > 1:
+            others = ", ".join(f"'{name}'" for name in book.sheetnames if name != ws.title)
+            raise InputError(f"{path}: sheet '{ws.title}' has no quote column (looked for "
+                             f"{', '.join(COLUMNS['quote'])}; found {', '.join(map(repr, header)) or 'none'}); "
+                             f"other sheets: {others}; choose one with --sheet")
         records = []
-        for number, values in enumerate(rows, start=2):
-            if all(v is None or str(v).strip() == "" for v in values):
+        for number, values in rows:
+            if all(v is None or v == "" for v in values):  # a blank row; a cell of spaces is an empty quote
                 continue
-            records.append((number, dict(zip(header, values))))
+            record = dict(zip(header, values))
+            # Cells right of the header's last column are kept, named by position.
+            record.update((f"column {n}", v) for n, v in enumerate(values[len(header):], start=len(header) + 1)
+                          if v is not None and str(v).strip())
+            records.append((number, record))
+    except InputError:
+        raise
+    except Exception as exc:
+        raise _xlsx_error(path, exc) from None
     finally:
         book.close()
     return header, records
@@ -226,7 +380,7 @@ def _xlsx_records(path: Path, sheet: str | None) -> tuple[list[str], list[tuple[
 def _jsonl_records(path: Path, text: str) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
     header: list[str] = []
     records = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(_LINE_BREAK.split(text), start=1):
         if not line.strip():
             continue
         try:
@@ -246,6 +400,9 @@ def load_quotes(path: str | Path, *, sheet: str | None = None) -> LoadedQuotes:
     """Read a quote table; column names are matched case-insensitively."""
     path = Path(path)
     suffix = path.suffix.lower()
+    if path.is_dir():
+        raise InputError(f"{path}: is a folder; the last argument must be the quote table "
+                         f"({', '.join(QUOTE_SUFFIXES)})")
     if suffix not in QUOTE_SUFFIXES:
         raise InputError(f"{path}: unsupported quote table type '{path.suffix}'; use {', '.join(QUOTE_SUFFIXES)}")
     try:
@@ -254,20 +411,25 @@ def load_quotes(path: str | Path, *, sheet: str | None = None) -> LoadedQuotes:
         raise InputError(f"{path}: no such quote table") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
+    if sheet is not None and suffix != ".xlsx":
+        raise InputError(f"{path}: --sheet '{sheet}' is for .xlsx quote tables; leave it out for a {suffix} file")
     warnings: list[str] = []
+    problems: dict[int, str] = {}
     if suffix == ".xlsx":
-        header, records = _xlsx_records(path, sheet)
+        header, records = _xlsx_records(path, data, sheet)
     else:
         text, _ = _decode(path, data, warnings)
         text = text.removeprefix("\ufeff")
         if suffix in (".csv", ".tsv"):
-            header, records = _csv_records(path, text)
+            header, records, problems, more = _csv_records(path, text)
+            warnings += more
         elif suffix == ".jsonl":
             header, records = _jsonl_records(path, text)
         else:
             header = ["quote"]
-            records = [(n, {"quote": line}) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
-    quotes, more = quotes_from_records(records, header, str(path))
+            records = [(n, {"quote": line}) for n, line in enumerate(_LINE_BREAK.split(text), start=1)
+                       if line.strip()]
+    quotes, more = quotes_from_records(records, header, str(path), problems=problems)
     return LoadedQuotes(tuple(quotes), tuple(header), sha256_bytes(data), tuple(warnings + more))
 
 
@@ -293,7 +455,7 @@ def coerce_quotes(items: Iterable[Quote | str | dict[str, Any]]) -> list[Quote]:
     for number, item in enumerate(items, start=1):
         if isinstance(item, Quote):
             item = {"quote": item.text, "quote_id": item.quote_id, "document": item.claimed_document}
-        record = {"quote": item} if isinstance(item, str) else dict(item)
+        record = dict(item) if isinstance(item, Mapping) else {"quote": item}
         header.extend(k for k in record if k not in header)
         records.append((number, record))
     quotes, _ = quotes_from_records(records, header or ["quote"], "quotes")

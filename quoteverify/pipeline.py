@@ -34,13 +34,15 @@ class Run:
     warnings: list[str] = field(default_factory=list)
     windows: int = 0
     quotes_sha256: str = ""  # of the quote table file; empty for quotes given in Python
+    quotes: tuple[Quote, ...] = ()  # as checked, in input order: what the audit store needs to check them again
 
 
 def _documents(documents: Any) -> LoadedDocuments:
     if isinstance(documents, LoadedDocuments):
         return documents
     if isinstance(documents, Mapping):
-        docs = tuple(Document(str(k), "", str(v), sha256_bytes(str(v).encode("utf-8")))
+        # surrogatepass: text decoded with surrogateescape still gets a hash
+        docs = tuple(Document(str(k), "", str(v), sha256_bytes(str(v).encode("utf-8", "surrogatepass")))
                      for k, v in sorted(documents.items()))
         return LoadedDocuments(docs)
     if isinstance(documents, (str, Path)):
@@ -132,7 +134,7 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     ]
     lap("classify")
     return Run(results, loaded.documents, config, embed.name if embed else None, timings, warnings, len(windows),
-               quotes_sha256)
+               quotes_sha256, tuple(quote_list))
 
 
 def verify(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,
@@ -160,17 +162,20 @@ def verify_frame(documents: Any, quotes: Any, config: Config | Mapping[str, Any]
 def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: float | None,
             corpus: Corpus, config: Config) -> QuoteResult:
     claimed_known = quote.claimed_document in corpus.by_id
-    turn = None
+    turn, turn_speakers = None, ()
     if comparison.document:
-        turn = corpus.sources[corpus.by_id[comparison.document]].turn_at(comparison.start)
+        located = corpus.sources[corpus.by_id[comparison.document]]
+        turn = located.turn_at(comparison.start)
+        spans = [(a, b) for doc, a, b in comparison.pieces if doc == comparison.document]
+        turn_speakers = located.turns.speakers(spans or [(comparison.start, comparison.end)])
     verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, claimed_known=claimed_known,
-                       speaker=turn.speaker if turn else "")
+                       speaker=turn.speaker if turn else "", turn_speakers=turn_speakers)
     result = QuoteResult(
         quote_id=quote.quote_id, quote=quote.text, row=quote.row, claimed_document=quote.claimed_document,
         status=verdict.status, match_type=verdict.match_type, confidence=verdict.confidence, band=verdict.band,
         reasons=list(verdict.reasons), bm25_score=_round(alignment.bm25_score),
         bm25_ratio=_round(alignment.bm25_ratio), cosine=cosine, match_ratio=comparison.match_ratio,
-        extra=dict(quote.extra))
+        extra=dict(quote.extra), finding=quote.finding, finding_confidence=quote.finding_confidence)
     if not comparison.document:
         return result
     source = corpus.sources[corpus.by_id[comparison.document]]

@@ -71,8 +71,25 @@ def word_tokens(text: str) -> WordTokens:
     for m in _NONSPEECH.finditer(text):
         lo, hi = np.searchsorted(starts, [m.start(), m.end()])
         weak[lo:hi] = True
+    # A word or a phrase of up to three words said again at once: "the the", "of the of the";
+    # not a sentence said twice ("It is. It is.").
+    cp = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    marks = np.concatenate(([0], np.cumsum((cp == 46) | (cp == 33) | (cp == 63))))  # . ! ?
+    new_sentence = np.zeros(len(words), dtype=bool)
     if len(words) > 1:
-        weak[1:] |= np.fromiter(map(str.__eq__, words[1:], words[:-1]), dtype=bool, count=len(words) - 1)
+        new_sentence[1:] = marks[starts[1:]] > marks[ends[:-1]]
+    for n in (1, 2, 3):
+        if len(words) < 2 * n:
+            break
+        # same[j]: word j + n repeats word j, in the same sentence; the phrase at j is said
+        # again when n of them hold in a row.
+        same = np.fromiter(map(str.__eq__, words[n:], words[:-n]), dtype=bool, count=len(words) - n)
+        same &= ~new_sentence[n:]
+        again = same[:len(same) - n + 1].copy()
+        for k in range(1, n):
+            again &= same[k:len(same) - n + 1 + k]
+        for k in range(n):
+            weak[n + k:n + k + len(again)] |= again
     return WordTokens(words, starts, ends, weak)
 
 

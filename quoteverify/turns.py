@@ -1,40 +1,171 @@
 """Transcript turns: who speaks where, and when.
 
-A turn starts at a line that opens with a speaker label: ``Name:``,
-``Interviewer:``, ``SPEAKER 1:``, ``Name (00:31):`` or ``Name (00:01:11):``.
+A turn starts at a line that opens with a speaker label or a timecode:
+
+- ``Name:``, ``I:``/``R:``, ``Interviewer:``, ``SPEAKER 1:``, ``P3 (nurse):``, or the name
+  and a tab (a row of a Word table, speaker and words in two columns);
+- ``Name (00:31):`` or ``Name [00:01:11]:``, the timestamp after the name;
+- ``[00:01:11] Name:`` or ``00:01:11:00 Name:``, the timestamp before it;
+- ``Name  00:31`` alone on its line (Otter's export), the words on the lines after;
+- a timecode alone at the start of a line (``[00:05:00]``, ``00:01:11:00``): a new
+  timestamp, the same speaker. Without brackets a timecode needs hours
+  (``h:mm:ss``), so that "10:30 we met" in running text is not one.
+
+A label without a timestamp keeps the latest one before it and a timecode
+without a label keeps the speaker, so every offset gets the latest speaker and
+timestamp at or before it. Subtitle files give their turns as cues instead
+(quoteverify.formats). Turns are built lazily, once per located document, so
+the scan must stay cheap: one regular expression whose pattern starts with a
+newline, which the regex engine finds by a fast literal search.
 """
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from itertools import chain
+from typing import Iterable
 
-_LABEL = re.compile(
-    r"^[ \t]*(?P<speaker>[A-Z][\w.'\- ]{0,40}?)"
-    r"(?:[ \t]*[(\[](?P<time>\d{1,2}:\d{2}(?::\d{2})?(?:[.,:]\d{1,3})?)[)\]])?[ \t]*:(?=[ \t]|\r?$)",
-    re.MULTILINE)
+from .types import Turn
+
+__all__ = ["Label", "Turn", "Turns", "label_of", "same_speaker", "speaker_key"]
+
+TIME = r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,:]\d{1,3})?"
+# A speaker name: a capital letter, then up to 40 word characters, points,
+# apostrophes, hyphens and spaces ("Dr. Okafor", "SPEAKER 1", "P3").
+_NAME = r"[A-ZÀ-ÖØ-Þ][\w.'\- ]{0,40}?"
+
+
+def _label(tag: str) -> str:
+    """A name (perhaps with a role in brackets: "P3 (nurse)"), perhaps its timestamp in brackets, and a
+    colon at the end of the line or before a space, or a tab before the words (a table's columns)."""
+    return (rf"(?P<name{tag}>{_NAME}(?:[ \t]*\([^()\n:]{{1,30}}\))?)"
+            rf"(?:[ \t]*[(\[](?P<time{tag}>{TIME})[)\]])?(?:[ \t]*:(?=[ \t]|\r?$)|\t+(?=\S))")
+
+
+_BODY = (
+    rf"[ \t]*(?:(?P<lead>[\[(]{TIME}[\])]|{TIME})(?:[ \t]+(?:[-\u2013\u2014][ \t]+)?{_label('1')}|(?=[ \t]|\r?$))"
+    rf"|{_label('2')}"
+    rf"|(?P<name3>{_NAME})[ \t]+(?P<time3>{TIME})[ \t]*(?=\r?$))")
+_LINE = re.compile("\n" + _BODY, re.MULTILINE)
+_FIRST_LINE = re.compile(_BODY, re.MULTILINE)
 
 
 @dataclass(frozen=True)
-class Turn:
-    start: int       # where the label starts
+class Label:
+    """The speaker label or timecode opening a line; '' for what it does not give."""
+
     speaker: str
     timestamp: str
-    body: int = 0    # where the words after the label start
+    end: int  # where the words after it start
+
+
+def _parse(groups: tuple[str | None, ...]) -> tuple[str, str] | None:
+    """(speaker, timestamp) of a match, or None when it is no turn start (an unbracketed "10:30").
+
+    A tuple, not a Label: this runs once per turn of every located document.
+    """
+    lead, name1, time1, name2, time2, name3, time3 = groups
+    name = name1 or name2 or name3
+    if name:
+        return name.strip(), time1 or time2 or time3 or (lead.strip("[]()") if lead else "")
+    if lead[0] in "[(" or lead.count(":") >= 2:
+        return "", lead.strip("[]()")
+    return None
+
+
+def label_of(line: str) -> Label | None:
+    """The label or timecode opening ``line``, if it has one."""
+    m = _FIRST_LINE.match(line)
+    found = _parse(m.groups()) if m else None
+    return Label(*found, m.end()) if found else None
 
 
 class Turns:
-    """The turns of one document, looked up by offset."""
+    """The turns of one document, looked up by offset.
 
-    def __init__(self, text: str):
-        self.turns = [Turn(m.start(), m.group("speaker").strip(), m.group("time") or "", m.end())
-                      for m in _LABEL.finditer(text)]
-        self._starts = [t.start for t in self.turns]
+    From the speaker labels and timecodes of ``text``, or from ``cues`` (one
+    turn per cue of a subtitle file) when given.
+    """
+
+    def __init__(self, text: str, *, cues: Iterable[Turn] = ()):
+        # Parallel lists rather than Turn objects: a long transcript has tens of thousands of turns.
+        starts: list[int] = []
+        speakers: list[str] = []
+        times: list[str] = []
+        bodies: list[int] = []
+        cues = tuple(cues)
+        if cues:
+            for cue in cues:
+                starts.append(cue.start)
+                speakers.append(cue.speaker)
+                times.append(cue.timestamp)
+                bodies.append(cue.body)
+        else:
+            speaker = timestamp = ""
+            first = _FIRST_LINE.match(text)
+            for m in chain((first,) if first else (), _LINE.finditer(text)):
+                found = _parse(m.groups())
+                if found is None:
+                    continue
+                speaker = found[0] or speaker
+                timestamp = found[1] or timestamp
+                starts.append(m.start() + (m is not first))
+                speakers.append(speaker)
+                times.append(timestamp)
+                bodies.append(m.end())
+        self._starts, self._speakers, self._times, self._bodies = starts, speakers, times, bodies
+
+    def __len__(self) -> int:
+        return len(self._starts)
 
     def at(self, offset: int) -> Turn | None:
+        """The turn holding ``offset``; None before the first one."""
         k = bisect_right(self._starts, offset) - 1
-        return self.turns[k] if k >= 0 else None
+        return Turn(self._starts[k], self._speakers[k], self._times[k], self._bodies[k]) if k >= 0 else None
+
+    def speakers(self, spans: Iterable[tuple[int, int]]) -> tuple[str, ...]:
+        """The speakers whose turns the spans [start, end) run across, in order.
+
+        A speaker's consecutive turns (cues, a timecode in mid-turn) count once,
+        also from one span to the next; text before the first label, or cues
+        without a speaker, count for none.
+        """
+        found: list[str] = []
+        for start, end in spans:
+            first = max(0, bisect_right(self._starts, start) - 1)
+            for speaker in self._speakers[first:bisect_left(self._starts, max(start + 1, end))]:
+                if speaker and (not found or speaker_key(found[-1]) != speaker_key(speaker)):
+                    found.append(speaker)
+        return tuple(found)
+
+    def next_start(self, offset: int) -> int | None:
+        """Where the first turn after ``offset`` starts; None if none does."""
+        k = bisect_right(self._starts, offset)
+        return self._starts[k] if k < len(self._starts) else None
 
     def crossed(self, start: int, end: int) -> int:
         """How many turn boundaries lie inside [start, end)."""
         return bisect_right(self._starts, end - 1) - bisect_right(self._starts, start)
+
+
+_ASIDE = re.compile(rf"[(\[][^()\[\]]*[)\]]|{TIME}")
+_NUMBERED_ROLE = re.compile(r"(participant|respondent|interviewee|speaker)(\d+)")
+
+
+def speaker_key(name: str) -> str:
+    """A speaker's name as compared: case, spacing and punctuation ignored.
+
+    What is in brackets (a role, a timestamp) or after a comma ("Interviewee 7,
+    nurse") describes the speaker and is left out; "Participant 3" is "P3".
+    """
+    name = _ASIDE.sub(" ", name).split(",")[0]
+    key = "".join(ch for ch in name.casefold() if ch.isalnum())
+    numbered = _NUMBERED_ROLE.fullmatch(key)
+    return numbered[1][0] + numbered[2] if numbered else key
+
+
+def same_speaker(claimed: str, found: str) -> bool:
+    """Whether a claimed speaker ("P3, nurse") names the speaker of a turn ("P3 (00:04:12)" read as "P3")."""
+    a, b = speaker_key(claimed), speaker_key(found)
+    return not a or not b or a == b

@@ -10,14 +10,31 @@ MATCH_TYPES = ("exact", "normalized", "elided", "edited", "altered", "reordered"
 
 
 @dataclass(frozen=True)
+class Turn:
+    """A transcript turn from ``start`` (an offset into the document's text) on: who speaks, and when."""
+
+    start: int       # where the label (or cue) starts
+    speaker: str
+    timestamp: str
+    body: int = 0    # where the words after the label start
+
+
+@dataclass(frozen=True)
 class Document:
-    """One source: its id (the file stem), where it came from and its text."""
+    """One source: its id (the file stem), where it came from and its text.
+
+    ``text`` is what every offset refers to: the file's text, or for .docx,
+    .pdf, .vtt and .srt the text quoteverify.formats extracts. ``cues`` are the
+    turns of a subtitle file, one per cue; other documents' turns are read
+    from the speaker labels in their text.
+    """
 
     doc_id: str
     path: str
     text: str
     sha256: str
     encoding: str = "utf-8"
+    cues: tuple[Turn, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -38,6 +55,7 @@ class Quote:
     extra: tuple[tuple[str, str], ...] = ()
     problem: str = ""
     notes: tuple[str, ...] = ()
+    finding_confidence: float | None = None  # the analyst's confidence in the finding, 0-1, if given
 
 
 @dataclass(frozen=True)
@@ -144,7 +162,11 @@ class QuoteResult:
     suggestion: str = ""
     document_sha256: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
+    # The finding the quote is cited for and its stated confidence, as the quote table gives them (see findings).
+    finding: str = ""
+    finding_confidence: float | None = None
     # The reviewer's verdict from a triage workbook (see quoteverify.review); empty until reviewed.
+    # Kept last, so the reviewer's columns end every output.
     decision: str = ""
     reviewer_note: str = ""
 

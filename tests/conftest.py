@@ -94,6 +94,14 @@ class FakeEmbedder:
         return out
 
 
+@pytest.fixture(autouse=True)
+def _private_cache_and_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The CLI caches and records runs under XDG folders: keep the tests' out of the user's home."""
+    home = tmp_path_factory.mktemp("xdg")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))
+    monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
+
+
 @pytest.fixture
 def fake_embedder() -> FakeEmbedder:
     return FakeEmbedder()

@@ -118,11 +118,11 @@ def test_low_match_ratio_is_a_paraphrase() -> None:
 @pytest.mark.parametrize(("matched", "located", "cosine", "expected"), [
     (4, True, None, ("unverified", "unlocated",
                      ["no passage in the sources aligns with this quote (at best 40% of its words)"])),
-    (4, True, 0.69, ("unverified", "unlocated",
+    (4, True, VERDICT.paraphrase_cosine - 0.01, ("unverified", "unlocated",
                      ["no passage in the sources aligns with this quote (at best 40% of its words)"])),
-    (4, True, 0.70, ("review", "paraphrase",
+    (4, True, VERDICT.paraphrase_cosine, ("review", "paraphrase",
                      ["reworded: only 40% of the quote's words align, but the passage means much the same "
-                      "(cosine 0.70)"])),
+                      f"(cosine {VERDICT.paraphrase_cosine:.2f})"])),
     (3, False, 0.9, ("review", "paraphrase",
                      ["reworded: only 30% of the quote's words align, but the passage means much the same "
                       "(cosine 0.90)"])),

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from quoteverify.errors import InputError
-from quoteverify.load import coerce_quotes, load_documents, load_quotes
+from quoteverify.load import DOCUMENT_SUFFIXES, coerce_quotes, load_documents, load_quotes
 
 
 def write(path: Path, text: str, encoding: str = "utf-8") -> Path:
@@ -254,7 +254,8 @@ def test_empty_document_is_skipped(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("setup", "message"), [
     (lambda p: write(p / "blank.txt", "\n"), "no usable documents: every document given is empty"),
-    (lambda p: write(p / "quotes.csv", "quote\n"), "{path}: unsupported document type '.csv'; use .txt, .md"),
+    (lambda p: write(p / "quotes.csv", "quote\n"),
+     "{path}: unsupported document type '.csv'; use " + ", ".join(DOCUMENT_SUFFIXES)),
     (lambda p: p / "nowhere", "{path}: no such file or folder"),
 ])
 def test_bad_documents(tmp_path: Path, setup, message: str) -> None:
@@ -268,4 +269,4 @@ def test_folder_without_documents(tmp_path: Path) -> None:
     write(tmp_path / "quotes.csv", "quote\n")
     with pytest.raises(InputError) as error:
         load_documents([tmp_path])
-    assert str(error.value) == f"{tmp_path}: no .txt/.md documents in this folder"
+    assert str(error.value) == f"{tmp_path}: no {'/'.join(DOCUMENT_SUFFIXES)} documents in this folder"

@@ -1,6 +1,7 @@
 """verify() end to end on the tiny corpus: one table row per quote category, exact verdicts and spans."""
 from __future__ import annotations
 
+import hashlib
 import json
 
 import numpy as np
@@ -189,28 +190,22 @@ CASES = [
     pytest.param(
         "The patients noticed, of course.", "",
         "verified", "exact", "interview-02", "The patients noticed, of course.", set(), [], id="short-unclaimed"),
-    # Known matcher bugs: each says what it should be, and why it is not yet.
+    # Cases that were matcher bugs once, and one that still is (marked xfail, with why).
     pytest.param(
         "We lost 15 volunteers in the first month, and the remote clinic had to close three times.", "interview-01",
         "review", "altered", "interview-01",
         "We lost 15 volunteers in the first\nmonth, and the remote clinic had to close twice.",
         {"number", "normalization"}, ["number differs: quote says 'three times', source says 'twice'"],
-        id="number-span-overruns",
-        marks=pytest.mark.xfail(strict=True, reason="span runs on into the next turn ('twice.\\nInterviewer:') "
-                                                    "and a 'word' difference for 'Interviewer:' is added")),
+        id="number-span-overruns"),
     pytest.param(
         "We should have asked Dr. Mensah for help much earlier.", "interview-01",
         "review", "altered", "interview-01", "We should have asked Dr. Okafor for help much earlier.",
-        {"name"}, ["name differs: quote says 'Mensah', source says 'Okafor'"], id="name-after-title",
-        marks=pytest.mark.xfail(strict=True, reason="a name after 'Dr.' is taken as sentence-initial, so the "
-                                                    "change is a 'word' (paraphrase), not a 'name' (altered)")),
+        {"name"}, ["name differs: quote says 'Mensah', source says 'Okafor'"], id="name-after-title"),
     pytest.param(
         "We have some expertise from different pieces of the company.", "meeting-01",
         "verified", "edited", "meeting-01",
         "we have some expertise from uh different pieces of the of the company.",
-        {"normalization", "disfluency"}, None, id="disfluency-repeated-phrase",
-        marks=pytest.mark.xfail(strict=True, reason="a repeated two-word phrase ('of the of the') is not a "
-                                                    "disfluency; the span stops before 'the company.'")),
+        {"normalization", "disfluency"}, None, id="disfluency-repeated-phrase"),
     pytest.param(
         "The water came up so fast. Our neighbours did.", "interview-03",
         "review", "spliced", "interview-03",
@@ -222,15 +217,11 @@ CASES = [
     pytest.param(
         "[Dr. Okafor] knew everyone at the ministry.", "interview-01",
         "verified", "normalized", "interview-01", "She knew everyone at the ministry.",
-        {"editorial"}, [], id="bracketed-replacement-first",
-        marks=pytest.mark.xfail(strict=True, reason="a leading bracket stands for nothing: span starts at "
-                                                    "'knew', the replaced 'She' is left out")),
+        {"editorial"}, [], id="bracketed-replacement-first"),
     pytest.param(
         "Three days isn't enough to learn a new system.", "interview-02",
         "verified", "edited", "interview-02", "Three days is not enough to learn a new system.",
-        {"typo"}, None, id="contraction",
-        marks=pytest.mark.xfail(strict=True, reason="'isn't' for 'is not' is a 'word' change (review, "
-                                                    "paraphrase), while 'didn't' for 'did not' is a typo (verified)")),
+        {"contraction"}, None, id="contraction"),
 ]
 
 
@@ -278,7 +269,7 @@ def test_location_fields() -> None:
     assert (result.line, result.speaker, result.timestamp) == (5, "Maria", "")
     assert result.context_before == text[start - 100:start]
     assert result.context_after == text[end:end + 100]
-    assert result.document_sha256 == __import__("hashlib").sha256(text.encode("utf-8")).hexdigest()
+    assert result.document_sha256 == hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def test_quote_from_the_interviewer_is_flagged() -> None:
@@ -410,5 +401,5 @@ def test_paraphrase_needs_the_cosine() -> None:
     quote = "The council did send a boat, but it only turned up two days afterwards, when it was all finished."
     result = check(quote, "interview-03", config=None, embedder=FakeEmbedder())
     assert (result.status, result.match_type) == ("unverified", "unlocated")
-    assert result.cosine is not None and result.cosine < 0.7
+    assert result.cosine is not None and result.cosine < quoteverify.load_config().verdict.paraphrase_cosine
     assert result.suggestion.startswith("closest passage: interview-03 line 5: ")

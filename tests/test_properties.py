@@ -5,7 +5,7 @@ import itertools
 from types import SimpleNamespace
 
 import numpy as np
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
@@ -235,6 +235,9 @@ class Doc:
         self.text = "".join(parts) + "."
         self.spans = spans
 
+    def __repr__(self) -> str:
+        return f"Doc({self.text!r})"
+
     def slice(self, i: int, j: int) -> tuple[str, int, int]:
         """The original text of words i..j inclusive, and its span."""
         start, end = self.spans[i][0], self.spans[j][1]
@@ -303,6 +306,7 @@ def test_verbatim_span_of_a_repetitive_document_is_verified(data) -> None:
     i, j = data.draw(spans(doc, min_words=2))
     quote, start, end = doc.slice(i, j)
     result = verify_one(doc, quote)
+    note(f"quote {quote!r}: {result.status} {result.match_type} {result.reasons}")
     assert result.status == "verified"
     assert result.document == "doc"
     assert word_tokens(normalize(result.matched_text).text).words == word_tokens(normalize(quote).text).words

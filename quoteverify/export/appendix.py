@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import InputError, OutputError
+from ..findings import appendix_section
 from ..types import MATCH_TYPES, QuoteResult
 from .manifest import Manifest, Summary, summarize
 from .tables import write_atomic
@@ -187,7 +188,7 @@ def render_appendix(results: list[QuoteResult], manifest: Manifest, *, style: st
                "timestamp where the transcript has one, at which the matched passage begins.")
     blocks = [s.preamble, s.heading("Quote verification"), s.escape(_method(manifest)),
               _results(summarize(results), manifest, manifest_name, s), s.escape(caption),
-              s.table(TABLE_HEADER, [_row(r) for r in results])]
+              s.table(TABLE_HEADER, [_row(r) for r in results]), appendix_section(results, s)]
     return "\n\n".join(b for b in blocks if b) + "\n"
 
 

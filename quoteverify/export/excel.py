@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from ..diff import BENIGN, EDITS, LOAD_BEARING
+from ..findings import write_findings_sheet
 from ..review import DECISIONS, SHEET, fingerprint
 from ..types import MATCH_TYPES, STATUSES, QuoteResult
 
@@ -87,6 +88,7 @@ def write_workbook(path, results: list[QuoteResult], *, run=None) -> None:
     styles = _Styles.register(book)
     _write_quotes(book.create_sheet(SHEET), results, styles)
     _write_summary(book.create_sheet("Summary"), results, styles)
+    write_findings_sheet(book, results, styles=styles)  # only when the quotes cite findings
     _write_method(book.create_sheet("Method"), results, run, styles)
     book.save(path)
 

@@ -5,7 +5,8 @@ import csv
 import io
 import json
 import os
-import tempfile
+import secrets
+from dataclasses import fields
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -16,13 +17,16 @@ from ..types import QuoteResult
 COLUMNS = ("quote_id", "row", "status", "match_type", "confidence", "band", "quote", "claimed_document",
            "document", "start", "end", "line", "speaker", "timestamp", "matched_text", "context_before",
            "context_after", "reasons", "differences", "bm25_score", "bm25_ratio", "cosine", "match_ratio",
-           "suggestion", "document_sha256", "decision", "reviewer_note")
+           "suggestion", "document_sha256", "finding", "finding_confidence", "decision", "reviewer_note")
 
 
 def _flat(result: QuoteResult) -> dict[str, Any]:
     row = {c: getattr(result, c) for c in COLUMNS}
     for key, value in result.extra.items():
-        row.setdefault(key, value)
+        # A column of the quote table named like a result column ("status", "line") is kept beside it.
+        while key in row:
+            key = f"input_{key}"
+        row[key] = value
     return row
 
 
@@ -35,8 +39,31 @@ def to_frame(results: Iterable[QuoteResult]):
 
 
 def jsonl_bytes(results: list[QuoteResult]) -> bytes:
-    lines = [json.dumps(r.to_dict(), ensure_ascii=False, sort_keys=False) for r in results]
-    return ("\n".join(lines) + ("\n" if lines else "")).encode("utf-8")
+    # The fields as they are: to_dict() (dataclasses.asdict) deep-copies every list, which took two
+    # thirds of the time of writing 100,000 results, for the same JSON.
+    lines = [json.dumps({f.name: getattr(r, f.name) for f in fields(r)}, ensure_ascii=False, sort_keys=False)
+             for r in results]
+    text = "\n".join(lines) + ("\n" if lines else "")
+    # Escaped, so that a reader splitting at any line break (str.splitlines) still finds one result per
+    # line; they can only occur inside JSON strings, where the escape reads back as the same character.
+    text = text.translate(_LINE_SEPARATORS)
+    # Likewise a lone surrogate (bytes decoded with surrogateescape, given through the Python API),
+    # which UTF-8 cannot hold.
+    return text.encode("utf-8", "backslashreplace")
+
+
+_LINE_SEPARATORS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
+# A spreadsheet opening a CSV runs a cell that starts with one of these as a formula.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """Text that a spreadsheet shows as text: a leading ' keeps "=HYPERLINK(...)" from running."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
 
 
 def csv_bytes(results: list[QuoteResult]) -> bytes:
@@ -44,29 +71,60 @@ def csv_bytes(results: list[QuoteResult]) -> bytes:
     extra = sorted({k for r in rows for k in r} - set(COLUMNS))
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(list(COLUMNS) + extra)
+    writer.writerow([spreadsheet_safe(column) for column in list(COLUMNS) + extra])
     for row in rows:
         values = []
         for column in list(COLUMNS) + extra:
             value = row.get(column)
             if isinstance(value, (list, dict)):
                 value = json.dumps(value, ensure_ascii=False)
-            values.append("" if value is None else value)
+            values.append("" if value is None else spreadsheet_safe(value))
         writer.writerow(values)
-    return buffer.getvalue().encode("utf-8")
+    return buffer.getvalue().encode("utf-8", "backslashreplace")
+
+
+def check_output_path(path: str | Path, *, inputs: Iterable[str | Path] = (),
+                      suffixes: Iterable[str] | None = None) -> None:
+    """Refuse an output that could not be written, or would replace one of ``inputs``.
+
+    Called before a long run, so that a typo fails at once. An existing output
+    file is replaced (see write_atomic); an input never is.
+    """
+    path = Path(path)
+    if path.is_dir():
+        raise OutputError(f"{path}: is a folder; give a file name, such as {path / 'results.jsonl'}")
+    if suffixes is not None and path.suffix.lower() not in (suffixes := tuple(suffixes)):
+        raise OutputError(f"{path}: unknown output format '{path.suffix}'; use {', '.join(suffixes)}")
+    if not path.parent.is_dir():
+        raise OutputError(f"{path}: folder {path.parent} does not exist; create it or choose another path")
+    if not os.access(path.parent, os.W_OK):
+        raise OutputError(f"{path}: folder {path.parent} is not writable; choose another path")
+    for other in inputs:
+        if Path(other).resolve() == path.resolve():
+            raise OutputError(f"{path}: is also an input of this run and would be replaced; "
+                              "choose another output name")
 
 
 def write_atomic(path: Path, write: Callable[[Path], None]) -> None:
-    """Write through a temporary file in the same folder, renamed into place at the end."""
-    if not path.parent.exists():
-        raise OutputError(f"{path}: folder {path.parent} does not exist; create it or choose another path")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    os.close(fd)
+    """Write through a temporary file in the same folder, renamed into place at the end.
+
+    An interrupted or failed write leaves no partial file, and a file already at
+    ``path`` as it was; a finished one replaces it.
+    """
+    path = Path(path)
+    check_output_path(path)
+    tmp = path.parent / f".{path.name}.{secrets.token_hex(4)}.part"
     try:
-        write(Path(tmp))
+        # os.open rather than mkstemp: the file gets the usual permissions (0666 less the umask), not 0600.
+        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
+        write(tmp)
         os.replace(tmp, path)
+    except OSError as exc:
+        tmp.unlink(missing_ok=True)
+        raise OutputError(f"{path}: cannot be written ({exc.strerror or exc}); "
+                          f"check the free space and permissions of {path.parent}") from None
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
 
 

@@ -1,0 +1,432 @@
+"""The audit store: every recorded run and its results, kept in SQLite or PostgreSQL.
+
+A store is named by a target: a file path (SQLite; the file is created on
+first use) or a database URL (``postgresql://user:password@host:5432/db``,
+``sqlite:///path``). Without one, the default is ``runs.sqlite`` under
+``$XDG_DATA_HOME/quoteverify`` (else ``~/.local/share/quoteverify``).
+``postgresql://`` URLs connect through psycopg (``pip install
+'quoteverify[postgres]'``) when it is installed, else through SQLAlchemy's
+default driver, psycopg2.
+
+Tables:
+
+- ``runs``: ``id``, ``time`` (ISO 8601, UTC), ``version`` of quoteverify,
+  ``config`` (JSON: every setting), counts (``quotes``, ``verified``, ``review``,
+  ``unverified``), ``corpus`` (JSON: doc_id, path and sha256 of every document),
+  ``quotes_sha256`` (of the quote table file) and ``embedder``.
+- ``results``: ``run_id``, ``position`` (0-based, input order),
+  ``claimed_speaker`` (the speaker the quote table named, needed to check the
+  quote again) and one column per QuoteResult field; lists and mappings as
+  JSON. When QuoteResult gains a field, opening an older store adds its column.
+
+SQLAlchemy is imported when a store is opened, not with this module.
+"""
+from __future__ import annotations
+
+import contextlib
+import csv
+import functools
+import io
+import json
+import os
+import types
+import typing
+from collections import Counter
+from dataclasses import asdict, dataclass, fields
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+
+from . import __version__
+from .errors import ConfigError, QuoteverifyError
+from .types import Quote, QuoteResult
+
+if TYPE_CHECKING:
+    from .embed import Embedder
+    from .pipeline import Progress, Run
+
+STORE_FILE = "runs.sqlite"
+# A quote below this confidence is rechecked: the upper edge of the low band (classify.band).
+RECHECK_BELOW = 0.6
+ESCALATION_FORMATS = (".csv", ".json")
+
+
+class StoreError(QuoteverifyError):
+    """A store that cannot be opened or written, or a run that is not in it."""
+
+
+def default_path() -> Path:
+    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return Path(base) / "quoteverify" / STORE_FILE
+
+
+# --- schema ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Schema:
+    metadata: Any
+    runs: Any
+    results: Any
+
+
+def _column_type(hint: Any) -> Any:
+    """The SQL type of a QuoteResult field: str, int, float (optional or not), else JSON."""
+    import sqlalchemy as sa
+
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        hint = args[0] if len(args) == 1 else Any
+    return {str: sa.Text, int: sa.Integer, float: sa.Float, bool: sa.Boolean}.get(hint, sa.JSON)
+
+
+@functools.cache
+def _schema() -> _Schema:
+    import sqlalchemy as sa
+
+    metadata = sa.MetaData()
+    runs = sa.Table(
+        "runs", metadata,
+        sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+        sa.Column("time", sa.String(40), nullable=False),
+        sa.Column("version", sa.String(40), nullable=False),
+        sa.Column("config", sa.JSON, nullable=False),
+        sa.Column("quotes", sa.Integer, nullable=False),
+        sa.Column("verified", sa.Integer, nullable=False),
+        sa.Column("review", sa.Integer, nullable=False),
+        sa.Column("unverified", sa.Integer, nullable=False),
+        sa.Column("corpus", sa.JSON, nullable=False),
+        sa.Column("quotes_sha256", sa.String(64), nullable=False),
+        sa.Column("embedder", sa.Text),
+    )
+    hints = typing.get_type_hints(QuoteResult)
+    results = sa.Table(
+        "results", metadata,
+        sa.Column("run_id", sa.Integer, sa.ForeignKey("runs.id"), primary_key=True),
+        sa.Column("position", sa.Integer, primary_key=True),
+        sa.Column("claimed_speaker", sa.Text),
+        *(sa.Column(f.name, _column_type(hints[f.name])) for f in fields(QuoteResult)),
+        sa.Index("ix_results_run_quote", "run_id", "quote_id"),
+    )
+    return _Schema(metadata, runs, results)
+
+
+# --- the store ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CorpusFile:
+    """One document of a recorded run."""
+
+    doc_id: str
+    path: str
+    sha256: str
+
+
+@dataclass(frozen=True)
+class StoredRun:
+    """One row of the ``runs`` table."""
+
+    run_id: int
+    time: str
+    version: str
+    config: dict[str, Any]
+    quotes: int
+    verified: int
+    review: int
+    unverified: int
+    corpus: tuple[CorpusFile, ...]
+    quotes_sha256: str
+    embedder: str | None
+
+
+def _is_url(target: str) -> bool:
+    return "://" in target
+
+
+def _resolve(target: str | Path | None, *, create: bool) -> tuple[Any, str]:
+    """(SQLAlchemy URL, how messages name the store) for ``target``."""
+    import sqlalchemy as sa
+
+    if target is not None and _is_url(str(target)):
+        return _database_url(str(target))
+    path = Path(target) if target is not None else default_path()
+    if not path.exists() and not create:
+        how = "--record" if target is None else f"--store {path}"
+        raise StoreError(f"{path}: no audit store here yet; record a run into it with "
+                         f"'quoteverify verify DOCS... QUOTES {how}'")
+    if not path.parent.exists():
+        if target is not None:
+            raise StoreError(f"{path}: folder {path.parent} does not exist; create it or choose another path")
+        path.parent.mkdir(parents=True)
+    return sa.engine.URL.create("sqlite", database=str(path)), str(path)
+
+
+def _select(table: Any) -> Any:
+    import sqlalchemy as sa
+
+    return sa.select(table)
+
+
+class Store:
+    """An open audit store; use as a context manager, or call close().
+
+    ``create``: make a missing SQLite file (on recording); reading a store that
+    does not exist is an error that says how to make one.
+    """
+
+    def __init__(self, target: str | Path | None = None, *, create: bool = True):
+        import sqlalchemy as sa
+
+        url, self.location = _resolve(target, create=create)
+        self._schema = _schema()
+        try:
+            self.engine = sa.create_engine(url)
+        except ModuleNotFoundError as exc:
+            raise StoreError(f"{self.location}: needs the database driver '{exc.name}', which is not installed; "
+                             "for PostgreSQL: pip install 'quoteverify[postgres]'") from None
+        with self._errors("cannot open the store"):
+            self._schema.metadata.create_all(self.engine)
+            self._add_missing_columns()
+
+    @contextlib.contextmanager
+    def _errors(self, doing: str) -> Iterator[None]:
+        """Turn a database error into a StoreError that names the store."""
+        import sqlalchemy as sa
+
+        try:
+            yield
+        except sa.exc.SQLAlchemyError as exc:
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+            raise StoreError(f"{self.location}: {doing} ({reason}); check the path or URL, that the server "
+                             "runs, and the credentials") from None
+
+    def _add_missing_columns(self) -> None:
+        """Give a store made by an older version the columns of QuoteResult's newer fields."""
+        import sqlalchemy as sa
+
+        table = self._schema.results
+        with self.engine.begin() as connection:
+            present = {c["name"] for c in sa.inspect(connection).get_columns(table.name)}
+            quote = self.engine.dialect.identifier_preparer.quote
+            for column in table.columns:
+                if column.name not in present:
+                    kind = column.type.compile(dialect=self.engine.dialect)
+                    connection.execute(sa.text(f"ALTER TABLE {table.name} ADD COLUMN {quote(column.name)} {kind}"))
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    def record(self, run: Run, *, time: datetime | None = None) -> int:
+        """Record ``run`` and its results; returns the new run's id. ``time`` defaults to now."""
+        from .findings import timestamp
+
+        schema = self._schema
+        counts = Counter(r.status for r in run.results)
+        speakers = [q.speaker for q in run.quotes] if len(run.quotes) == len(run.results) else []
+        with self._errors("cannot record the run"), self.engine.begin() as connection:
+            inserted = connection.execute(schema.runs.insert().values(
+                time=timestamp(time), version=__version__, config=run.config.as_dict(), quotes=len(run.results),
+                verified=counts["verified"], review=counts["review"], unverified=counts["unverified"],
+                corpus=[asdict(CorpusFile(d.doc_id, d.path, d.sha256)) for d in run.documents],
+                quotes_sha256=run.quotes_sha256, embedder=run.embedder))
+            run_id = inserted.inserted_primary_key[0]
+            rows = [{"run_id": run_id, "position": k, "claimed_speaker": speakers[k] if speakers else "",
+                     **result.to_dict()} for k, result in enumerate(run.results)]
+            if rows:
+                connection.execute(schema.results.insert(), rows)
+        return run_id
+
+    def runs(self) -> list[StoredRun]:
+        """Every recorded run, oldest first."""
+        table = self._schema.runs
+        with self._errors("cannot read the runs"), self.engine.connect() as connection:
+            rows = connection.execute(_select(table).order_by(table.c.id)).mappings().all()
+        return [_stored_run(row) for row in rows]
+
+    def run(self, run_id: int) -> StoredRun:
+        """The recorded run ``run_id``."""
+        table = self._schema.runs
+        with self._errors("cannot read the runs"), self.engine.connect() as connection:
+            row = connection.execute(_select(table).where(table.c.id == run_id)).mappings().first()
+        if row is None:
+            raise StoreError(f"{self.location}: no run {run_id} here; 'quoteverify runs --store {self.location}' "
+                             "lists the runs recorded")
+        return _stored_run(row)
+
+    def _rows(self, run_id: int) -> list[Any]:
+        self.run(run_id)
+        table = self._schema.results
+        with self._errors("cannot read the results"), self.engine.connect() as connection:
+            query = _select(table).where(table.c.run_id == run_id).order_by(table.c.position)
+            return connection.execute(query).mappings().all()
+
+    def results(self, run_id: int) -> list[QuoteResult]:
+        """The results of run ``run_id``, in input order, as they were recorded."""
+        return [_result(row) for row in self._rows(run_id)]
+
+    def quotes(self, run_id: int) -> list[Quote]:
+        """The quotes of run ``run_id`` as the quote table gave them, in input order, to check again."""
+        from .load import quotes_from_records
+
+        records = []
+        for row in self._rows(run_id):
+            result = _result(row)
+            confidence = result.finding_confidence
+            records.append((result.row, {
+                **result.extra, "quote": result.quote, "quote_id": result.quote_id,
+                "document": result.claimed_document, "speaker": row["claimed_speaker"] or "",
+                "finding": result.finding, "finding_confidence": "" if confidence is None else repr(confidence)}))
+        header = list(dict.fromkeys(key for _, record in records for key in record)) or ["quote"]
+        quotes, _ = quotes_from_records(records, header, f"{self.location}: run {run_id}")
+        return quotes
+
+
+def _database_url(target: str) -> tuple[Any, str]:
+    """(SQLAlchemy URL, ``target`` without its password); plain ``postgresql://`` uses psycopg (3) when installed."""
+    import importlib.util
+
+    import sqlalchemy as sa
+
+    try:
+        url = sa.engine.make_url(target)
+    except sa.exc.ArgumentError:
+        raise StoreError(f"{target}: not a database URL; give a file path for SQLite or a URL such as "
+                         "postgresql://user@localhost/quoteverify") from None
+    location = url.render_as_string(hide_password=True)
+    if url.drivername == "postgresql" and importlib.util.find_spec("psycopg") is not None:
+        url = url.set(drivername="postgresql+psycopg")
+    return url, location
+
+
+def _stored_run(row: Any) -> StoredRun:
+    return StoredRun(run_id=row["id"], time=row["time"], version=row["version"], config=row["config"],
+                     quotes=row["quotes"], verified=row["verified"], review=row["review"],
+                     unverified=row["unverified"], corpus=tuple(CorpusFile(**d) for d in row["corpus"]),
+                     quotes_sha256=row["quotes_sha256"], embedder=row["embedder"])
+
+
+def _result(row: Any) -> QuoteResult:
+    # A NULL is a field added since the row was recorded: it takes the field's default.
+    return QuoteResult(**{f.name: row[f.name] for f in fields(QuoteResult) if row[f.name] is not None})
+
+
+def open_store(target: str | Path | None = None, *, create: bool = True) -> Store:
+    """The store at ``target`` (a SQLite file path or a database URL; None: the default SQLite file)."""
+    return Store(target, create=create)
+
+
+# --- recheck --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Escalation:
+    """A quote still below the confidence threshold when checked again: for a person to look at."""
+
+    run_id: int
+    quote_id: str
+    row: int
+    quote: str
+    claimed_document: str
+    finding: str
+    recorded_status: str
+    recorded_confidence: float
+    status: str
+    match_type: str
+    confidence: float
+    document: str
+    start: int | None
+    end: int | None
+    reasons: tuple[str, ...]
+    suggestion: str
+
+
+ESCALATION_COLUMNS = tuple(f.name for f in fields(Escalation))
+
+
+@dataclass(frozen=True)
+class Recheck:
+    """The low-confidence quotes of a recorded run, checked again against the current documents."""
+
+    run_id: int
+    below: float
+    rechecked: int  # quotes of the run below ``below``, checked again
+    escalations: tuple[Escalation, ...]  # those still below it
+    changed_documents: tuple[str, ...]  # "doc-id (changed|new|gone)" against the run's corpus
+
+
+def _corpus_changes(recorded: Iterable[CorpusFile], current: Iterable[Any]) -> tuple[str, ...]:
+    before = {d.doc_id: d.sha256 for d in recorded}
+    now = {d.doc_id: d.sha256 for d in current}
+    changes = []
+    for doc_id in sorted(before.keys() | now.keys()):
+        if doc_id not in now:
+            changes.append(f"{doc_id} (gone)")
+        elif doc_id not in before:
+            changes.append(f"{doc_id} (new)")
+        elif before[doc_id] != now[doc_id]:
+            changes.append(f"{doc_id} (changed)")
+    return tuple(changes)
+
+
+def recheck(store: Store, run_id: int, documents: Any, *, below: float = RECHECK_BELOW,
+            embedder: Embedder | None = None, cache_dir: str | Path | None = None,
+            progress: Progress | None = None) -> Recheck:
+    """Check the quotes of run ``run_id`` whose confidence was below ``below`` again, with the run's
+    settings, against ``documents`` (as for quoteverify.run); those still below are escalations."""
+    from .config import load_config
+    from .pipeline import run
+
+    stored = store.run(run_id)
+    try:
+        config = load_config(overrides=stored.config)
+    except ConfigError as exc:
+        raise StoreError(f"run {run_id} was recorded by quoteverify {stored.version} with settings this version "
+                         f"cannot use ({exc}); check it with that version") from None
+    low = [(result, quote) for result, quote in zip(store.results(run_id), store.quotes(run_id))
+           if result.confidence < below]
+    again = run(documents, [quote for _, quote in low], config, embedder=embedder, progress=progress,
+                cache_dir=cache_dir)
+    escalations = tuple(
+        Escalation(run_id=run_id, quote_id=old.quote_id, row=old.row, quote=old.quote,
+                   claimed_document=old.claimed_document, finding=old.finding, recorded_status=old.status,
+                   recorded_confidence=old.confidence, status=new.status, match_type=new.match_type,
+                   confidence=new.confidence, document=new.document, start=new.start, end=new.end,
+                   reasons=tuple(new.reasons), suggestion=new.suggestion)
+        for (old, _), new in zip(low, again.results) if new.confidence < below)
+    return Recheck(run_id, below, len(low), escalations, _corpus_changes(stored.corpus, again.documents))
+
+
+def escalation_bytes(escalations: Sequence[Escalation], *, suffix: str) -> bytes:
+    """The escalation list as CSV (``.csv``, cells as in the results CSV) or a JSON array (``.json``)."""
+    from .export.tables import spreadsheet_safe
+
+    def cell(value: Any) -> Any:
+        if isinstance(value, (list, tuple)):
+            return json.dumps(list(value), ensure_ascii=False)
+        return "" if value is None else spreadsheet_safe(value)  # never run as a formula
+
+    rows = [asdict(e) for e in escalations]
+    if suffix == ".json":
+        return (json.dumps(rows, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(ESCALATION_COLUMNS)
+    writer.writerows([cell(row[c]) for c in ESCALATION_COLUMNS] for row in rows)
+    return buffer.getvalue().encode("utf-8")
+
+
+def write_escalation(path: str | Path, escalations: Sequence[Escalation]) -> None:
+    """Write the escalation list as .csv or .json, by the extension of ``path``."""
+    from .export.tables import check_output_path, write_atomic
+
+    path = Path(path)
+    check_output_path(path, suffixes=ESCALATION_FORMATS)
+    data = escalation_bytes(escalations, suffix=path.suffix.lower())
+    write_atomic(path, lambda p: p.write_bytes(data))

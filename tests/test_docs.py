@@ -1,0 +1,65 @@
+"""The README documents every command and option of the CLI, and its demo command runs."""
+from __future__ import annotations
+
+import re
+import shlex
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from quoteverify.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+
+pytestmark = pytest.mark.skipif(not README.is_file(), reason="README.md is not written yet (the lead is writing it)")
+
+
+def _readme() -> str:
+    return README.read_text(encoding="utf-8")
+
+
+def _options() -> list[tuple[str, str]]:
+    """(command, option) for every long option of every command."""
+    found = []
+    for name, command in sorted(main.commands.items()):
+        for param in command.params:
+            if isinstance(param, click.Option):
+                found += [(name, opt) for opt in param.opts + param.secondary_opts if opt.startswith("--")]
+    return found
+
+
+@pytest.mark.parametrize("command", sorted(main.commands))
+def test_every_command_is_documented(command: str) -> None:
+    assert f"quoteverify {command}" in _readme(), f"README.md never shows 'quoteverify {command}'"
+
+
+@pytest.mark.parametrize(("command", "option"), _options(), ids=[f"{c} {o}" for c, o in _options()])
+def test_every_option_is_documented(command: str, option: str) -> None:
+    assert re.search(rf"(?<![\w-]){re.escape(option)}(?![\w-])", _readme()), (
+        f"README.md does not mention {option} of 'quoteverify {command}'")
+
+
+def _demo_command() -> list[str]:
+    """The first 'quoteverify verify ...' command of the README's set-up instructions."""
+    for line in _readme().splitlines():
+        if "quoteverify verify" in line and "data/example" in line:
+            return shlex.split(line[line.index("quoteverify verify"):])[1:]
+    pytest.skip("README.md shows no demo command on data/example")
+
+
+def test_readme_demo_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The demo, as written, without the model (--no-embed) and with its outputs in a temporary folder."""
+    args = _demo_command()
+    outputs = [args[k + 1] for k, a in enumerate(args) if a in ("-o", "--output")]
+    assert outputs, "the demo writes no output"
+    moved = [str(tmp_path / Path(o).name) for o in outputs]
+    for old, new in zip(outputs, moved):
+        args[args.index(old)] = new
+    monkeypatch.chdir(ROOT)
+    result = CliRunner().invoke(main, args + ["--no-embed"])
+    assert result.exit_code == 0, result.output
+    assert all(Path(p).is_file() and Path(p).stat().st_size > 0 for p in moved)
+    assert re.search(r"^\d+ quotes: \d+ verified, \d+ review, \d+ unverified", result.stderr, re.MULTILINE)

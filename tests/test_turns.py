@@ -1,0 +1,186 @@
+"""Transcript turns: speaker labels and timecodes, lookups by offset, speakers compared, turns crossed."""
+from __future__ import annotations
+
+import pytest
+
+import quoteverify
+from quoteverify.turns import Label, Turns, label_of, same_speaker, speaker_key
+
+from conftest import NO_EMBED, span_of
+
+
+@pytest.mark.parametrize(("line", "label"), [
+    ("Maria: It was hard.", Label("Maria", "", 6)),
+    ("I: How did it go?", Label("I", "", 2)),
+    ("R: Badly.", Label("R", "", 2)),
+    ("Interviewer: Why?", Label("Interviewer", "", 12)),
+    ("SPEAKER 1: So.", Label("SPEAKER 1", "", 10)),
+    ("Dr. Okafor: Yes.", Label("Dr. Okafor", "", 11)),
+    ("Maria (00:31): It was hard.", Label("Maria", "00:31", 14)),
+    ("P3 [00:04:12]: Yes.", Label("P3", "00:04:12", 14)),
+    ("P3 (nurse): Yes.", Label("P3 (nurse)", "", 11)),
+    ("P3 (nurse) (00:04:12): Yes.", Label("P3 (nurse)", "00:04:12", 22)),
+    ("[00:01:11] Maria: It was hard.", Label("Maria", "00:01:11", 17)),
+    ("(00:01:11) Maria: It was hard.", Label("Maria", "00:01:11", 17)),
+    ("00:01:11:00 SPEAKER 2: Right.", Label("SPEAKER 2", "00:01:11:00", 22)),
+    ("00:01:11.500 - Maria: Right.", Label("Maria", "00:01:11.500", 21)),
+    ("Geoffrey Litt (00:00):", Label("Geoffrey Litt", "00:00", 22)),
+    ("Speaker 1  0:03", Label("Speaker 1", "0:03", 15)),
+    ("00:01:11:00", Label("", "00:01:11:00", 11)),
+    ("[00:05:00] and then we left.", Label("", "00:05:00", 10)),
+    ("  Maria: indented", Label("Maria", "", 8)),
+    ("Maria\tIt was hard.", Label("Maria", "", 6)),
+    ("00:01:11\tMaria\tIt was hard.", Label("Maria", "00:01:11", 15)),
+])
+def test_label_styles(line: str, label: Label) -> None:
+    assert label_of(line) == label
+
+
+@pytest.mark.parametrize("line", [
+    "10:30 we met at the station.",   # a time in running text: no brackets, no hours
+    "maria: lower case is not a label",
+    "Maria:no space after the colon",
+    "",
+])
+def test_not_labels(line: str) -> None:
+    assert label_of(line) is None
+
+
+TRANSCRIPT = (
+    "Project notes, read before the interview.\n"
+    "[00:00:05] I: How did the first year go?\n"
+    "R: It was harder than we expected.\n"
+    "We lost 15 volunteers.\n"
+    "00:02:10:00\n"
+    "And the clinic closed twice.\n"
+    "Maria (00:03:00): I agree with that.\n"
+)
+
+
+def test_turns_by_offset() -> None:
+    turns = Turns(TRANSCRIPT)
+    at = lambda passage: turns.at(span_of(TRANSCRIPT, passage)[0])  # noqa: E731
+    assert at("Project notes") is None
+    first = at("How did")
+    assert (first.speaker, first.timestamp) == ("I", "00:00:05")
+    assert (first.start, first.body) == (TRANSCRIPT.index("[00:00:05]"), TRANSCRIPT.index(" How did"))
+    # A label without a timestamp keeps the latest one; a timecode line keeps the speaker.
+    assert (at("harder").speaker, at("harder").timestamp) == ("R", "00:00:05")
+    assert (at("15 volunteers").speaker, at("15 volunteers").timestamp) == ("R", "00:00:05")
+    assert (at("clinic closed").speaker, at("clinic closed").timestamp) == ("R", "00:02:10:00")
+    assert (at("I agree").speaker, at("I agree").timestamp) == ("Maria", "00:03:00")
+    assert len(turns) == 4
+
+
+def test_first_line_label_and_crlf() -> None:
+    text = "Maria: One.\r\nInterviewer: Two?\r\nMaria: Three."
+    turns = Turns(text)
+    assert [turns.at(text.index(w)).speaker for w in ("One", "Two", "Three")] == ["Maria", "Interviewer", "Maria"]
+    assert turns.at(text.index("Two")).start == text.index("Interviewer")
+
+
+def test_speakers_a_span_runs_across() -> None:
+    turns = Turns(TRANSCRIPT)
+    span = lambda a, b: (span_of(TRANSCRIPT, a)[0], span_of(TRANSCRIPT, b)[1])  # noqa: E731
+    assert turns.speakers([span("harder", "closed twice")]) == ("R",)  # a timecode in mid-turn is no new turn
+    assert turns.speakers([span("closed twice", "I agree")]) == ("R", "Maria")
+    assert turns.speakers([span("first year", "I agree")]) == ("I", "R", "Maria")
+    assert turns.speakers([span("Project notes", "How did")]) == ("I",)  # text before the first label: nobody
+    assert turns.speakers([span("harder", "harder"), span("I agree", "I agree")]) == ("R", "Maria")
+    # A span ending where the next turn starts stays in its own.
+    end = TRANSCRIPT.index("Maria (")
+    assert turns.speakers([(TRANSCRIPT.index("And the"), end)]) == ("R",)
+
+
+def test_cues_are_the_turns_when_given() -> None:
+    cues = (quoteverify.types.Turn(0, "Maria", "00:00:01.000", 0), quoteverify.types.Turn(6, "", "00:00:02.000", 6))
+    turns = Turns("Hello\nthere\n", cues=cues)
+    assert turns.at(7) == cues[1]
+    assert turns.speakers([(0, 11)]) == ("Maria",)
+
+
+@pytest.mark.parametrize(("claimed", "found", "same"), [
+    ("P3", "P3", True),
+    ("p3", "P3", True),
+    ("P 3", "P3", True),
+    ("P3 (00:04:12)", "P3", True),
+    ("P3, nurse", "P3", True),
+    ("P3; emphasis added", "P3", False),
+    ("Interviewee 7, nurse", "Interviewee 7", True),
+    ("Participant 3", "P3", True),
+    ("P3", "P3 (nurse)", True),
+    ("Dr Okafor", "Dr. Okafor", True),
+    ("MARIA", "Maria", True),
+    ("P3", "P4", False),
+    ("Maria", "Maria Lopez", False),
+    ("Speaker 1", "SPEAKER 1", True),
+])
+def test_speakers_compare_sensibly(claimed: str, found: str, same: bool) -> None:
+    assert same_speaker(claimed, found) is same
+
+
+def test_speaker_key() -> None:
+    assert [speaker_key(s) for s in ("Participant 12", "Respondent 4", "Interviewer (JS)", "Int.", "P3 00:01:02")] \
+        == ["p12", "r4", "interviewer", "int", "p3"]
+
+
+# ------------------------------------------------------------ through verify: speakers, interviewers, crossings
+
+def _verify(text: str, quotes: list[dict]) -> list:
+    return quoteverify.verify({"int-1": text}, quotes, NO_EMBED)
+
+
+@pytest.mark.parametrize(("text", "speaker", "timestamp"), [
+    ("Interviewer: How was it?\nP3: We lost fifteen volunteers in the first month.\n", "P3", ""),
+    ("I: How was it?\nR: We lost fifteen volunteers in the first month.\n", "R", ""),
+    ("INTERVIEWER: How was it?\nSPEAKER 1: We lost fifteen volunteers in the first month.\n", "SPEAKER 1", ""),
+    ("Interviewer (00:00:10): How was it?\nP3 (00:04:12): We lost fifteen volunteers in the first month.\n",
+     "P3", "00:04:12"),
+    ("[00:00:10] Interviewer: How was it?\n[00:04:12] P3: We lost fifteen volunteers in the first month.\n",
+     "P3", "00:04:12"),
+    ("00:00:10:00 Interviewer: How was it?\n00:04:12:05 P3: We lost fifteen volunteers in the first month.\n",
+     "P3", "00:04:12:05"),
+    ("Interviewer  0:10\nHow was it?\n\nP3  4:12\nWe lost fifteen volunteers in the first month.\n", "P3", "4:12"),
+])
+def test_every_label_style_gives_speaker_timestamp_and_checks(text: str, speaker: str, timestamp: str) -> None:
+    quote = "We lost fifteen volunteers in the first month."
+    right, wrong, interviewer = _verify(text, [{"quote": quote, "speaker": "p3" if speaker == "P3" else speaker},
+                                               {"quote": quote, "speaker": "P7"},
+                                               {"quote": "How was it?"}])
+    start, end = span_of(text, quote)
+    assert (right.status, right.speaker, right.timestamp, right.start, right.end) == (
+        "verified", speaker, timestamp, start, end)
+    assert right.line == text.count("\n", 0, start) + 1
+    assert (wrong.status, wrong.match_type, wrong.reasons) == (
+        "review", "misattributed", [f"said by {speaker}, not by claimed P7"])
+    assert interviewer.status == "review"
+    assert interviewer.reasons[0].startswith("from the interviewer's turn (")
+
+
+CONVERSATION = ("Maria: We lost fifteen volunteers.\n"
+                "Interviewer: Why?\n"
+                "Maria: The budget never came.\n"
+                "James: The nurses stayed anyway.\n")
+
+
+def test_a_quote_running_into_the_interviewers_turn_needs_review() -> None:
+    (result,) = _verify(CONVERSATION, ["We lost fifteen volunteers. Interviewer: Why?"])
+    assert (result.status, result.match_type, result.speaker) == ("review", "misattributed", "Maria")
+    assert result.reasons == ["runs across 2 speaker turns (Maria, Interviewer)"]
+
+
+def test_a_quote_running_across_participants_is_reported() -> None:
+    quote = "The budget never came. James: The nurses stayed anyway."
+    plain, claimed = _verify(CONVERSATION, [quote, {"quote": quote, "speaker": "Maria"}])
+    # Said, by the two speakers named: verified, with the reason for the reader.
+    assert (plain.status, plain.reasons) == ("verified", ["runs across 2 speaker turns (Maria, James)"])
+    # Claimed for one of them: someone else's words are in it.
+    assert (claimed.status, claimed.match_type, claimed.reasons) == (
+        "review", "misattributed", ["runs across 2 speaker turns (Maria, James)"])
+
+
+def test_an_ellipsis_over_the_interviewers_question_stays_with_one_speaker() -> None:
+    (result,) = _verify(CONVERSATION, [{"quote": "We lost fifteen volunteers ... The budget never came.",
+                                        "speaker": "Maria"}])
+    assert (result.status, result.match_type) == ("verified", "elided")
+    assert not any("speaker turns" in reason for reason in result.reasons)
