@@ -93,7 +93,7 @@ class Cache:
         if data is None:
             return None
         words = _text(data["words"])
-        return {"text": _text(data["text"]), "offsets": data["offsets"].astype(np.int64),
+        return {"text": _text(data["text"]), "offsets": data["offsets"],
                 "starts": data["starts"].astype(np.int64), "ends": data["ends"].astype(np.int64),
                 "weak": data["weak"], "words": words.split("\n") if words else []}
 

@@ -24,7 +24,7 @@ from .types import Document
 EDITORIAL = -2  # id of the word slot an editorial insertion stands in
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s)")
-_BLANK_LINE = re.compile(r"(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)")
+_BLANK_LINE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r(?!\n)|\n)")
 
 
 @dataclass
@@ -52,7 +52,7 @@ class Source:
         text = self.document.text
         lo = max((m.end() for m in _BLANK_LINE.finditer(text, max(0, a - 20_000), a)), default=0)
         turn = self.turn_at(a)
-        if turn is not None and turn.start > lo:
+        if turn is not None and turn.start >= lo:
             lo = turn.body if turn.body <= a else turn.start
         after = _BLANK_LINE.search(text, b)
         hi = after.start() if after else len(text)
@@ -100,7 +100,8 @@ class Source:
 
     def _words_between_range(self, lo: int, hi: int) -> tuple[int, int]:
         """Word range of the words wholly inside original offsets [lo, hi)."""
-        lo_norm, hi_norm = np.searchsorted(self.norm.offsets, [lo, hi])
+        bounds = np.asarray([lo, hi], dtype=self.norm.offsets.dtype)  # same dtype: no copy of the haystack
+        lo_norm, hi_norm = np.searchsorted(self.norm.offsets, bounds)
         return int(np.searchsorted(self.tokens.starts, lo_norm)), int(np.searchsorted(self.tokens.starts, hi_norm))
 
     def _words_between(self, lo: int, hi: int) -> int:

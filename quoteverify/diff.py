@@ -148,13 +148,24 @@ def _source_tokens(src: Source, lo: int, hi: int) -> list[Tok]:
     return tokens
 
 
-def _extend_punct(text: str, lo: int, hi: int, limit_lo: int, limit_hi: int) -> tuple[int, int]:
-    """Widen [lo, hi) over punctuation glued to it (no spaces), within limits."""
-    while lo > limit_lo and not text[lo - 1].isspace() and not text[lo - 1].isalnum():
+def _extend_punct(text: str, lo: int, hi: int, limit_lo: int, limit_hi: int, *,
+                  most: tuple[int, int] = (1 << 30, 1 << 30)) -> tuple[int, int]:
+    """Widen [lo, hi) over punctuation glued to it (no spaces), within limits and by at most ``most``
+    characters each side. A span never ends on an opening bracket nor starts on a closing one."""
+    start, end = lo, hi
+    while lo > limit_lo and start - lo < most[0] and _glued(text[lo - 1]) and text[lo - 1] not in _CLOSERS:
         lo -= 1
-    while hi < limit_hi and not text[hi].isspace() and not text[hi].isalnum():
+    while hi < limit_hi and hi - end < most[1] and _glued(text[hi]) and text[hi] not in _OPENERS:
         hi += 1
     return lo, hi
+
+
+_OPENERS = frozenset("([{<")
+_CLOSERS = frozenset(")]}>")
+
+
+def _glued(ch: str) -> bool:
+    return not ch.isspace() and not ch.isalnum()
 
 
 class _Differ:
@@ -185,10 +196,9 @@ class _Differ:
         q_lo, q_hi = _extend_punct(pq.norm.text, q_lo, q_hi, f_lo, f_hi)
         if seg.d_end > seg.d_start:
             s_lo, s_hi = int(src.tokens.starts[seg.d_start]), int(src.tokens.ends[seg.d_end - 1])
-            want_lo = q_lo < int(pq.starts[seg.q_start])
-            want_hi = q_hi > int(pq.ends[seg.q_end - 1])
-            ext_lo, ext_hi = _extend_punct(src.norm.text, s_lo, s_hi, 0, len(src.norm.text))
-            s_lo, s_hi = (ext_lo if want_lo else s_lo), (ext_hi if want_hi else s_hi)
+            # As much of the source's punctuation as the quote has at either end.
+            most = (int(pq.starts[seg.q_start]) - q_lo, q_hi - int(pq.ends[seg.q_end - 1]))
+            s_lo, s_hi = _extend_punct(src.norm.text, s_lo, s_hi, 0, len(src.norm.text), most=most)
         else:
             s_lo = s_hi = int(src.tokens.starts[seg.d_start]) if seg.d_start < len(src.tokens) else len(src.norm.text)
         return (q_lo, q_hi), (s_lo, s_hi)

@@ -130,8 +130,9 @@ def normalize(text: str) -> NormalizedText:
     if pos < len(text):
         emit_plain(pos, len(text))
     norm = "".join(pieces)
-    offsets = np.arange(out_len, dtype=np.int64) + np.repeat(
-        np.asarray(shifts, dtype=np.int64), np.asarray(lengths, dtype=np.int64))
+    kind = np.int32 if len(text) < 2**31 else np.int64  # half the memory for any real document
+    offsets = np.arange(out_len, dtype=kind) + np.repeat(np.asarray(shifts, dtype=kind),
+                                                         np.asarray(lengths, dtype=np.int64))
     if norm.endswith(" "):
         norm = norm[:-1]
         offsets = offsets[:-1]

@@ -102,18 +102,21 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     aligner = Aligner(corpus, index, align=config.align, top_k=config.index.top_k)
     lap("window")
 
-    prepared, alignments, comparisons = [], [], []
+    alignments: list[Alignment] = []
+    comparisons: list[Comparison] = []
     for k, quote in enumerate(quote_list):
-        pq = prepare_quote(quote.text, corpus)
-        prefer = corpus.by_id.get(quote.claimed_document)
-        alignment = Alignment("none", (), 0) if quote.problem else aligner.align(pq, prefer)
-        target = alignment
-        if alignment.passage is not None and coverage(alignment) < config.verdict.min_coverage:
-            # Too little aligns for a quotation: compare with the passage it may paraphrase.
-            target = Alignment("passage", (alignment.passage,), alignment.quote_words)
-        prepared.append(pq)
-        alignments.append(alignment)
-        comparisons.append(compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words))
+        if quote.problem:
+            alignments.append(Alignment("none", (), 0))
+            comparisons.append(Comparison((), None, ""))
+        else:
+            pq = prepare_quote(quote.text, corpus)
+            alignment = aligner.align(pq, corpus.by_id.get(quote.claimed_document))
+            target = alignment
+            if alignment.passage is not None and coverage(alignment) < config.verdict.min_coverage:
+                # Too little aligns for a quotation: compare with the passage it may paraphrase.
+                target = Alignment("passage", (alignment.passage,), alignment.quote_words)
+            alignments.append(alignment)
+            comparisons.append(compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words))
         if progress:
             progress(k + 1, len(quote_list))
     timings["index"] = index.build_seconds

@@ -156,10 +156,11 @@ _NUMBERED_ROLE = re.compile(r"(participant|respondent|interviewee|speaker)(\d+)"
 def speaker_key(name: str) -> str:
     """A speaker's name as compared: case, spacing and punctuation ignored.
 
-    What is in brackets (a role, a timestamp) or after a comma ("Interviewee 7,
-    nurse") describes the speaker and is left out; "Participant 3" is "P3".
+    What is in brackets (a role, a timestamp) or after a comma or semicolon
+    ("Interviewee 7, nurse") describes the speaker and is left out;
+    "Participant 3" is "P3".
     """
-    name = _ASIDE.sub(" ", name).split(",")[0]
+    name = re.split(r"[,;]", _ASIDE.sub(" ", name), maxsplit=1)[0]
     key = "".join(ch for ch in name.casefold() if ch.isalnum())
     numbered = _NUMBERED_ROLE.fullmatch(key)
     return numbered[1][0] + numbered[2] if numbered else key

@@ -91,3 +91,16 @@ def test_fragment_extents_lie_between_ellipses(corpus: Corpus) -> None:
     pq = prepare_quote("We lost ... the clinic", corpus)
     assert [pq.norm.text[a:b] for a, b in pq.extents] == ["we lost ", " the clinic"]
     assert pq.fragment_range(1) == (2, 4)
+
+
+@pytest.mark.parametrize("newline", ["\n", "\r\n", "\r"])
+def test_passage_is_whole_sentences_of_one_turn_without_its_label(newline: str) -> None:
+    text = newline.join(["Grad A: Sure.", "", "Grad E: But we could talk about this stuff, I think this would be "
+                         "fun to do. Right.", "", "Professor C: That, uh, you know."])
+    corpus = Corpus([Document("m", "", text, "0" * 64)])
+    source = corpus.sources[0]
+    fun = source.tokens.words.index("fun")
+    lo, hi = source.passage_words(fun, fun + 1, 10)
+    a, b = source.span(lo, hi)
+    assert text[a:b] == "But we could talk about this stuff, I think this would be fun to do"
+    assert source.paragraph_words(fun, fun + 1) == (lo, hi + 1)  # the turn goes on with "Right."

@@ -105,7 +105,7 @@ def test_cues_are_the_turns_when_given() -> None:
     ("P 3", "P3", True),
     ("P3 (00:04:12)", "P3", True),
     ("P3, nurse", "P3", True),
-    ("P3; emphasis added", "P3", False),
+    ("P3; emphasis added", "P3", True),
     ("Interviewee 7, nurse", "Interviewee 7", True),
     ("Participant 3", "P3", True),
     ("P3", "P3 (nurse)", True),
