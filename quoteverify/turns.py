@@ -40,14 +40,15 @@ def _label(tag: str) -> str:
     """A name (perhaps with a role in brackets: "P3 (nurse)"), perhaps its timestamp in brackets, and a
     colon at the end of the line or before a space, or a tab before the words (a table's columns)."""
     return (rf"(?P<name{tag}>{_NAME}(?:[ \t]*\([^()\n:]{{1,30}}\))?)"
-            rf"(?:[ \t]*[(\[](?P<time{tag}>{TIME})[)\]])?(?:[ \t]*:(?=[ \t]|\r?$)|\t+(?=\S))")
+            rf"(?:[ \t]*[(\[](?P<time{tag}>{TIME})[)\]])?(?:[ \t]*:(?=[ \t\r\n]|$)|\t+(?=\S))")
 
 
 _BODY = (
-    rf"[ \t]*(?:(?P<lead>[\[(]{TIME}[\])]|{TIME})(?:[ \t]+(?:[-\u2013\u2014][ \t]+)?{_label('1')}|(?=[ \t]|\r?$))"
+    rf"[ \t]*(?:(?P<lead>[\[(]{TIME}[\])]|{TIME})(?:[ \t]+(?:[-\u2013\u2014][ \t]+)?{_label('1')}|(?=[ \t\r\n]|$))"
     rf"|{_label('2')}"
-    rf"|(?P<name3>{_NAME})[ \t]+(?P<time3>{TIME})[ \t]*(?=\r?$))")
-_LINE = re.compile("\n" + _BODY, re.MULTILINE)
+    rf"|(?P<name3>{_NAME})[ \t]+(?P<time3>{TIME})[ \t]*(?=[\r\n]|$))")
+# A label opens a line: after a LF, a CRLF or a lone CR (old Mac files).
+_LINE = re.compile(r"(?:\r\n?|\n)" + _BODY)
 _FIRST_LINE = re.compile(_BODY, re.MULTILINE)
 
 
@@ -110,7 +111,7 @@ class Turns:
                     continue
                 speaker = found[0] or speaker
                 timestamp = found[1] or timestamp
-                starts.append(m.start() + (m is not first))
+                starts.append(m.start() if m is first else m.start() + 1 + (text[m.start():m.start() + 2] == "\r\n"))
                 speakers.append(speaker)
                 times.append(timestamp)
                 bodies.append(m.end())
