@@ -26,6 +26,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "align.mismatch": (0, 1000),
     "align.gap": (0, 1000),
     "align.weak_gap": (0, 1000),
+    "align.workers": (1, 64),
     "verdict.min_coverage": (0.0, 1.0),
     "verdict.min_match_ratio": (0.0, 1.0),
     "verdict.edited_max_changes": (0.0, 1.0),

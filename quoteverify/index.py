@@ -40,6 +40,11 @@ class Bm25Index:
         if backend not in ("bm25s", "rank-bm25"):
             raise ValueError(f"unknown BM25 backend {backend!r}")
 
+    def build(self) -> None:
+        """Build (or read from the cache) the index now, if it is not built yet and there are words."""
+        if self._model is None and self.corpus.vocab:
+            self._build()
+
     def _build(self):
         """Index on first use: a run whose quotes are all verbatim never pays for it."""
         started = time.perf_counter()

@@ -24,9 +24,10 @@ _SINGLE_QUOTES = frozenset("\u2018\u2019\u201a\u201b\u2032\u00b4\u0060")
 _DOUBLE_QUOTES = frozenset("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb")
 
 # Printable ASCII other than space runs is copied (lower-cased) in bulk; everything
-# else goes through the per-character table below. A non-ASCII run takes the
-# letter before it along: "e" + U+0301 must be composed into one "é".
-_SPECIAL = re.compile(r"[\x21-\x7e]?[^\x20-\x7e]+| {2,}")
+# else goes through the per-character table below. A run that opens with a
+# combining mark takes the letter before it along (see normalize): "e" + U+0301
+# must be composed into one "é".
+_SPECIAL = re.compile(r"[^\x20-\x7e]+| {2,}")
 
 
 @lru_cache(maxsize=65536)
@@ -106,8 +107,19 @@ def normalize(text: str) -> NormalizedText:
     pos = 0
     for m in _SPECIAL.finditer(text):
         a, b = m.span()
+        if a > pos and text[a - 1] != " " and _is_mark(text[a]):
+            a -= 1
         if a > pos:
             emit_plain(pos, a)
+        if text[a:b].isspace():  # line breaks, tabs, runs of spaces: one space at most
+            if not last_space:
+                pieces.append(" ")
+                shifts.append(a - out_len)
+                lengths.append(1)
+                out_len += 1
+                last_space = True
+            pos = b
+            continue
         i = a
         while i < b:
             k = i + 1

@@ -14,6 +14,7 @@ from .corpus import Corpus, prepare_quote
 from .diff import compare
 from .embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder, cosines
 from .index import Bm25Index
+from .parallel import ordered_map
 from .load import (LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes,
                    sha256_bytes)
 from .types import Alignment, Comparison, Document, Quote, QuoteResult
@@ -102,23 +103,37 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     aligner = Aligner(corpus, index, align=config.align, top_k=config.index.top_k)
     lap("window")
 
-    alignments: list[Alignment] = []
-    comparisons: list[Comparison] = []
+    def check(k: int) -> tuple[Alignment, Comparison]:
+        pq = prepare_quote(quote_list[k].text, corpus)
+        alignment = aligner.align(pq, corpus.by_id.get(quote_list[k].claimed_document))
+        target = alignment
+        if alignment.passage is not None and coverage(alignment) < config.verdict.min_coverage:
+            # Too little aligns for a quotation: compare with the passage it may paraphrase.
+            target = Alignment("passage", (alignment.passage,), alignment.quote_words)
+        return alignment, compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words)
+
+    # The exact fast path first, here; what it does not settle is aligned in parallel.
+    checked: dict[int, tuple[Alignment, Comparison]] = {}
+    rest: list[int] = []
     for k, quote in enumerate(quote_list):
         if quote.problem:
-            alignments.append(Alignment("none", (), 0))
-            comparisons.append(Comparison((), None, ""))
+            checked[k] = (Alignment("none", (), 0), Comparison((), None, ""))
+            continue
+        pq = prepare_quote(quote.text, corpus)
+        exact = aligner.align_exact(pq, corpus.by_id.get(quote.claimed_document))
+        if exact is None:
+            rest.append(k)
         else:
-            pq = prepare_quote(quote.text, corpus)
-            alignment = aligner.align(pq, corpus.by_id.get(quote.claimed_document))
-            target = alignment
-            if alignment.passage is not None and coverage(alignment) < config.verdict.min_coverage:
-                # Too little aligns for a quotation: compare with the passage it may paraphrase.
-                target = Alignment("passage", (alignment.passage,), alignment.quote_words)
-            alignments.append(alignment)
-            comparisons.append(compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words))
-        if progress:
-            progress(k + 1, len(quote_list))
+            checked[k] = (exact, compare(pq, exact, corpus, splice_gap_words=config.align.splice_gap_words))
+    if progress:
+        progress(len(checked), len(quote_list))
+    if rest:
+        index.build()
+        done = len(checked)
+        report = (lambda n: progress(done + n, len(quote_list))) if progress else None
+        checked.update(zip(rest, ordered_map(check, rest, workers=config.align.workers, on_done=report)))
+    alignments = [checked[k][0] for k in range(len(quote_list))]
+    comparisons = [checked[k][1] for k in range(len(quote_list))]
     timings["index"] = index.build_seconds
     lap("align")
     timings["align"] -= timings["index"]

@@ -67,7 +67,10 @@ def word_tokens(text: str) -> WordTokens:
     """Word tokens of a normalized text, with weak tokens marked."""
     starts, ends = word_spans(text)
     words = [text[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
-    weak = np.fromiter((w in FILLERS for w in words), dtype=bool, count=len(words))
+    # Words as small ints, so that comparing words is a vector operation.
+    local = {w: i for i, w in enumerate(dict.fromkeys(words))}
+    ids = np.fromiter(map(local.__getitem__, words), dtype=np.int32, count=len(words))
+    weak = np.isin(ids, [local[w] for w in FILLERS if w in local])
     for m in _NONSPEECH.finditer(text):
         lo, hi = np.searchsorted(starts, [m.start(), m.end()])
         weak[lo:hi] = True
@@ -83,8 +86,7 @@ def word_tokens(text: str) -> WordTokens:
             break
         # same[j]: word j + n repeats word j, in the same sentence; the phrase at j is said
         # again when n of them hold in a row.
-        same = np.fromiter(map(str.__eq__, words[n:], words[:-n]), dtype=bool, count=len(words) - n)
-        same &= ~new_sentence[n:]
+        same = (ids[n:] == ids[:-n]) & ~new_sentence[n:]
         again = same[:len(same) - n + 1].copy()
         for k in range(1, n):
             again &= same[k:len(same) - n + 1 + k]

@@ -109,7 +109,7 @@ def test_errors_in_a_file_name_the_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as error:
         load_config(path)
     assert str(error.value) == (f"{path}: unknown key 'align.max_gap_word'; known keys here: gap, match, "
-                                "max_gap_words, max_pieces, min_piece_words, mismatch, splice_gap_words, weak_gap")
+                                "max_gap_words, max_pieces, min_piece_words, mismatch, splice_gap_words, weak_gap, workers")
 
 
 @pytest.mark.parametrize(("content", "message"), [

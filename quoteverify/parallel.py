@@ -1,0 +1,47 @@
+"""Per-quote work spread over worker processes, results in input order.
+
+Workers are forked once the corpus and its BM25 index are built, so they share
+them with the parent (copy-on-write) instead of receiving them; only the quote
+indexes go out and the named results come back. Where fork is not available,
+or the work is too small to repay starting workers, everything runs in this
+process.
+"""
+from __future__ import annotations
+
+import multiprocessing
+from typing import Any, Callable, Sequence
+
+MIN_ITEMS = 100  # fewer items than this run in this process: starting workers costs more
+CHUNK = 16
+
+_task: Callable[[Any], Any] | None = None
+
+
+def _run_chunk(chunk: Sequence[Any]) -> list[Any]:
+    assert _task is not None
+    return [_task(item) for item in chunk]
+
+
+def ordered_map(task: Callable[[Any], Any], items: Sequence[Any], *, workers: int,
+                on_done: Callable[[int], None] | None = None) -> list[Any]:
+    """``[task(item) for item in items]``, in up to ``workers`` processes; ``on_done(n)`` after each chunk."""
+    global _task
+    if workers <= 1 or len(items) < MIN_ITEMS or "fork" not in multiprocessing.get_all_start_methods():
+        results = []
+        for item in items:
+            results.append(task(item))
+            if on_done:
+                on_done(len(results))
+        return results
+    chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
+    _task = task
+    try:
+        results = []
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            for part in pool.imap(_run_chunk, chunks):
+                results.extend(part)
+                if on_done:
+                    on_done(len(results))
+        return results
+    finally:
+        _task = None

@@ -1,0 +1,43 @@
+"""Quotes aligned in worker processes give exactly the results of one process."""
+from __future__ import annotations
+
+import pytest
+
+import quoteverify
+from quoteverify import parallel
+from quoteverify.export.tables import jsonl_bytes
+
+from conftest import TINY_CORPUS
+
+
+def _square(x: int) -> int:
+    return x * x
+
+
+@pytest.mark.parametrize("workers", [1, 2, 3])
+def test_ordered_map_keeps_order_and_reports_progress(monkeypatch, workers: int) -> None:
+    monkeypatch.setattr(parallel, "MIN_ITEMS", 1)
+    seen: list[int] = []
+    assert parallel.ordered_map(_square, list(range(50)), workers=workers, on_done=seen.append) == \
+        [x * x for x in range(50)]
+    assert seen[-1] == 50 and seen == sorted(seen)
+
+
+def test_worker_errors_reach_the_caller(monkeypatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_ITEMS", 1)
+    with pytest.raises(ZeroDivisionError):
+        parallel.ordered_map(lambda x: 1 // x, [1, 0, 2] * 20, workers=2)
+
+
+def test_parallel_run_is_byte_identical(monkeypatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_ITEMS", 1)
+    words = " ".join(TINY_CORPUS["interview-01"].split()).split(" ")
+    # Reworded, spliced and made-up quotes, so the exact fast path leaves work for the workers.
+    quotes = [" ".join(words[i:i + 9][::-1]) for i in range(0, 60, 3)]
+    quotes += [" ".join(words[i:i + 6] + words[i + 20:i + 26]) for i in range(0, 40, 5)]
+    quotes += ["Nobody here ever talked about the harvest at all.", ""]
+    config = {"embed": {"enabled": False}}
+    one = quoteverify.verify(TINY_CORPUS, quotes, {**config, "align": {"workers": 1}})
+    two = quoteverify.verify(TINY_CORPUS, quotes, {**config, "align": {"workers": 2}})
+    assert len(one) == len(quotes)
+    assert jsonl_bytes(one) == jsonl_bytes(two)
