@@ -234,19 +234,24 @@ class Aligner:
         self.p = align
         self.top_k = top_k
 
+    def _exact(self, pq: PreparedQuote, prefer_doc: int | None) -> Alignment | None:
+        exact = exact_align(pq, self.corpus, self.p, prefer_doc)
+        if exact is None:
+            return None
+        return replace(exact, segments=tuple(self._editorial_edges(pq, list(exact.segments))))
+
     def align_exact(self, pq: PreparedQuote, prefer_doc: int | None = None) -> Alignment | None:
         """The exact fast path alone: the alignment if it settles the quote, else None."""
-        exact = exact_align(pq, self.corpus, self.p, prefer_doc)
+        exact = self._exact(pq, prefer_doc)
         if exact is None or (prefer_doc is not None and exact.segments[0].doc != prefer_doc):
             return None  # not found verbatim, or found elsewhere than claimed: align() decides
-        return replace(exact, segments=tuple(self._editorial_edges(pq, list(exact.segments))))
+        return exact
 
     def align(self, pq: PreparedQuote, prefer_doc: int | None = None) -> Alignment:
         """Locate a quote; ``prefer_doc`` is the document the quote claims, if any."""
-        exact = exact_align(pq, self.corpus, self.p, prefer_doc)
+        exact = self._exact(pq, prefer_doc)
         if exact is None:
             return self._fuzzy(pq, prefer_doc)
-        exact = replace(exact, segments=tuple(self._editorial_edges(pq, list(exact.segments))))
         if prefer_doc is None or exact.segments[0].doc == prefer_doc:
             return exact
         # Verbatim elsewhere, but perhaps in the claimed document with a slip: the claim wins then.

@@ -180,12 +180,12 @@ def verify_frame(documents: Any, quotes: Any, config: Config | Mapping[str, Any]
 def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: float | None,
             corpus: Corpus, config: Config) -> QuoteResult:
     claimed_known = quote.claimed_document in corpus.by_id
+    source = corpus.sources[corpus.by_id[comparison.document]] if comparison.document else None
     turn, turn_speakers = None, ()
-    if comparison.document:
-        located = corpus.sources[corpus.by_id[comparison.document]]
-        turn = located.turn_at(comparison.start)
+    if source is not None:
+        turn = source.turn_at(comparison.start)
         spans = [(a, b) for doc, a, b in comparison.pieces if doc == comparison.document]
-        turn_speakers = located.turns.speakers(spans or [(comparison.start, comparison.end)])
+        turn_speakers = source.turns.speakers(spans or [(comparison.start, comparison.end)])
     verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, claimed_known=claimed_known,
                        speaker=turn.speaker if turn else "", turn_speakers=turn_speakers)
     result = QuoteResult(
@@ -194,13 +194,11 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
         reasons=list(verdict.reasons), bm25_score=_round(alignment.bm25_score),
         bm25_ratio=_round(alignment.bm25_ratio), cosine=cosine, match_ratio=comparison.match_ratio,
         extra=dict(quote.extra), finding=quote.finding, finding_confidence=quote.finding_confidence)
-    if not comparison.document:
+    if source is None:
         return result
-    source = corpus.sources[corpus.by_id[comparison.document]]
     text = source.document.text
-    where = _where(source, comparison.start)
     if verdict.status == "unverified":
-        result.suggestion = (f"closest passage: {comparison.document} {where}: "
+        result.suggestion = (f"closest passage: {comparison.document} line {source.line_of(comparison.start)}: "
                              f"{_clip(comparison.matched_text, 300)!r}")
         return result
     ctx = config.output.context_chars
@@ -216,10 +214,6 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
     result.differences = [{"kind": d.kind, "quote_text": d.quote_text, "source_text": d.source_text}
                           for d in comparison.differences]
     return result
-
-
-def _where(source, start: int) -> str:
-    return f"line {source.line_of(start)}"
 
 
 def _round(value: float | None) -> float | None:
