@@ -120,9 +120,9 @@ def _method(manifest: Manifest) -> str:
         f"order, hide no negation or number and stand for at most {verdict['max_elided_words']} source words")
     if verdict["edited_is_verified"]:
         text += (f"; disfluencies left out and typos in at most {verdict['edited_max_changes']:.0%} of the "
-                 "words counted as benign too. ")
+                 "words, as well as contractions spelt out or made, counted as benign too. ")
     else:
-        text += ". Quotes with disfluencies left out or typos were sent to review. "
+        text += ". Quotes with disfluencies left out, typos or contractions changed were sent to review. "
     text += (
         "A changed number, negation or name, a splice, a reordering, any other changed word, or a fuzzy match "
         f"ratio below {_num(verdict['min_match_ratio'])} sent a located quote to review, as did a match in "
