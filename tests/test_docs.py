@@ -63,3 +63,15 @@ def test_readme_demo_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     assert result.exit_code == 0, result.output
     assert all(Path(p).is_file() and Path(p).stat().st_size > 0 for p in moved)
     assert re.search(r"^\d+ quotes: \d+ verified, \d+ review, \d+ unverified", result.stderr, re.MULTILINE)
+
+
+def test_ci_runs_the_readme_commands_verbatim() -> None:
+    """CI installs exactly as the README says: its two set-up commands are .ci/run's commands."""
+    root = Path(__file__).resolve().parent.parent
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    setup = readme.split("## Set up and run", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"```bash\n(.+?)\n```", setup)
+    assert len(commands) == 2
+    ci = [line for line in (root / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+          if line and not line.startswith(("#", "set ", "cd "))]
+    assert ci == commands
