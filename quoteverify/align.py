@@ -180,12 +180,15 @@ def exact_align(pq: PreparedQuote, corpus: Corpus, p: SimpleNamespace, prefer_do
         firsts = np.concatenate((firsts[in_doc], firsts[~in_doc]))
     for first in firsts[:2000]:
         chain = [int(first)]
+        doc, _ = corpus.locate(chain[0])
+        # Every run must end inside the first run's document.
+        doc_end = int(corpus.doc_starts[doc]) + len(corpus.sources[doc].ids)
         for k in range(1, len(runs)):
             prev_frag, prev_a, prev_b = runs[k - 1]
             frag, a, b = runs[k]
             end = chain[-1] + (prev_b - prev_a)
             max_gap = p.max_gap_words if frag != prev_frag else EDITORIAL_MAX_WORDS
-            nxt = hits[k][(hits[k] >= end) & (hits[k] <= end + max_gap)]
+            nxt = hits[k][(hits[k] >= end) & (hits[k] <= min(end + max_gap, doc_end - (b - a)))]
             if not len(nxt):
                 break
             chain.append(int(nxt[0]))

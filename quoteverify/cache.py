@@ -5,8 +5,8 @@ Layout under the cache folder (default ``$XDG_CACHE_HOME/quoteverify``, else
 ``~/.cache/quoteverify``):
 
 - ``sources/<key>.npz``: one normalized, tokenized document; the key is the
-  document's sha256 and the preparation version, so a changed document
-  invalidates its entry alone.
+  sha256 of the document's text (as extracted from its file) and the
+  preparation version, so a changed document invalidates its entry alone.
 - ``corpus/<key>.npz``: the vocabulary and word ids of a set of documents; the
   key hashes the document keys in order.
 - ``index/<key>/``: a bm25s index; the key adds the window and BM25 settings.
@@ -29,7 +29,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 # Bump when normalization or tokenization changes what a prepared document holds.
-PREPARE_VERSION = "2"
+PREPARE_VERSION = "3"
 
 
 def default_dir() -> Path:
@@ -83,13 +83,13 @@ class Cache:
             return None
 
     # Prepared documents ---------------------------------------------------
-    def source_key(self, sha256: str) -> str:
-        return digest("source", PREPARE_VERSION, sha256)
+    def source_key(self, text_sha256: str) -> str:
+        return digest("source", PREPARE_VERSION, text_sha256)
 
-    def load_source(self, sha256: str) -> dict[str, Any] | None:
+    def load_source(self, text_sha256: str) -> dict[str, Any] | None:
         if self.root is None:
             return None
-        data = self._load_npz(self.root / "sources" / f"{self.source_key(sha256)}.npz")
+        data = self._load_npz(self.root / "sources" / f"{self.source_key(text_sha256)}.npz")
         if data is None:
             return None
         words = _text(data["words"])
@@ -97,12 +97,12 @@ class Cache:
                 "starts": data["starts"].astype(np.int64), "ends": data["ends"].astype(np.int64),
                 "weak": data["weak"], "words": words.split("\n") if words else []}
 
-    def save_source(self, sha256: str, *, text: str, offsets: np.ndarray, starts: np.ndarray,
+    def save_source(self, text_sha256: str, *, text: str, offsets: np.ndarray, starts: np.ndarray,
                     ends: np.ndarray, weak: np.ndarray, words: Sequence[str]) -> None:
         if self.root is None:
             return
         small = np.int32 if len(offsets) and offsets.max() < 2**31 else np.int64
-        self._save_npz(self.root / "sources" / f"{self.source_key(sha256)}.npz", {
+        self._save_npz(self.root / "sources" / f"{self.source_key(text_sha256)}.npz", {
             "text": _bytes(text), "offsets": offsets.astype(small), "starts": starts.astype(small),
             "ends": ends.astype(small), "weak": weak, "words": _bytes("\n".join(words))})
 
@@ -134,6 +134,9 @@ class Cache:
             if final.exists():
                 shutil.rmtree(final, ignore_errors=True)
             os.replace(tmp, final)
+        except OSError:
+            # Another run sharing the cache wrote the same entry meanwhile: theirs serves.
+            shutil.rmtree(tmp, ignore_errors=True)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise

@@ -9,6 +9,8 @@ markup (ellipses, brackets) parsed, and its words split into fragments.
 """
 from __future__ import annotations
 
+import hashlib
+
 from dataclasses import dataclass, field
 import re
 
@@ -128,8 +130,9 @@ class Corpus:
 
     def __init__(self, documents: list[Document] | tuple[Document, ...], *, cache: Cache | None = None):
         cache = cache or Cache(None)
-        self.key = digest("corpus", PREPARE_VERSION, *(d.sha256 for d in documents))
-        prepared = [_prepare(d, cache) for d in documents]
+        keys = [_text_key(d) for d in documents]
+        self.key = digest("corpus", PREPARE_VERSION, *keys)
+        prepared = [_prepare(d, cache, key) for d, key in zip(documents, keys)]
         total = sum(len(tokens) for _, tokens in prepared)
         stored = cache.load_vocab(self.key)
         if stored is not None and len(stored["all_ids"]) == total:
@@ -221,15 +224,21 @@ class PreparedQuote:
         return int(np.count_nonzero(self.ids != EDITORIAL))
 
 
-def _prepare(document: Document, cache: Cache) -> tuple[NormalizedText, WordTokens]:
+def _text_key(document: Document) -> str:
+    """What preparing a document depends on: its text as extracted (not the file's bytes,
+    which a .vtt and a .txt copy share while their texts differ)."""
+    return hashlib.sha256(document.text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _prepare(document: Document, cache: Cache, key: str) -> tuple[NormalizedText, WordTokens]:
     """Normalize and tokenize one document, or read both from the cache."""
-    stored = cache.load_source(document.sha256)
+    stored = cache.load_source(key)
     if stored is not None and len(stored["offsets"]) == len(stored["text"]):
         norm = NormalizedText(document.text, stored["text"], stored["offsets"])
         return norm, WordTokens(stored["words"], stored["starts"], stored["ends"], stored["weak"])
     norm = normalize(document.text)
     tokens = word_tokens(norm.text)
-    cache.save_source(document.sha256, text=norm.text, offsets=norm.offsets, starts=tokens.starts,
+    cache.save_source(key, text=norm.text, offsets=norm.offsets, starts=tokens.starts,
                       ends=tokens.ends, weak=tokens.weak, words=tokens.words)
     return norm, tokens
 

@@ -22,10 +22,10 @@ from typing import NamedTuple
 
 import numpy as np
 from rapidfuzz import fuzz
-from rapidfuzz.distance import Levenshtein
+from rapidfuzz.distance import OSA
 
 from .corpus import Corpus, PreparedQuote, Source
-from .tokenize import FILLERS, TOKEN
+from .tokenize import FILLERS, TOKEN, WORD
 from .types import Alignment, Comparison, Difference, Segment
 
 BENIGN = frozenset({"normalization", "punctuation", "editorial"})
@@ -39,6 +39,8 @@ hundred thousand million billion trillion dozen""".split())
 # or "the first time" hides no number.
 QUANTITIES = CARDINALS | frozenset("""half quarter first second third fourth fifth sixth seventh eighth ninth
 tenth once twice double triple percent""".split())
+# Signs that belong to a number: dropping or changing one changes the number.
+NUMBER_SIGNS = frozenset("-+%$€£¥°‰")
 NEGATIONS = frozenset("""not no never nothing nobody none nowhere neither nor cannot without""".split())
 _DIGIT = re.compile(r"\d")
 # What may stand before a sentence's first word: an end mark, an opening
@@ -73,14 +75,21 @@ def is_negation(word: str) -> bool:
 def _misspelt(qw: list[str], sw: list[str], *, name: bool) -> bool:
     """One or two words against one or two, the same but for a slip of the keyboard.
 
-    A name must be long and one edit away: 'Governmennt' is a typo, 'Jon' for 'Jan' is another person.
+    A slip keeps the first letter and is one edit away (two in a long word), so
+    'happy'/'unhappy', 'increased'/'decreased', 'he'/'she' and 'would'/'could' are
+    other words. A name must be long and one edit away: 'Governmennt' is a typo,
+    'Jon' for 'Jan' is another person.
     """
     if not qw or not sw or len(qw) > 2 or len(sw) > 2:
         return False
     q, s = " ".join(qw), " ".join(sw)
+    shortest = min(len(q), len(s))
+    if q[0] != s[0] or shortest < 4:
+        return False
+    edits = OSA.distance(q, s)  # a swap of two neighbours ("aimde") is one slip
     if name:
-        return min(len(q), len(s)) >= 5 and Levenshtein.distance(q, s) <= 1
-    return fuzz.ratio(q, s) >= 75
+        return shortest >= 5 and edits <= 1
+    return edits <= (1 if shortest < 7 else 2)
 
 
 def _expanded(words: list[str], limit: int = 6) -> set[tuple[str, ...]]:
@@ -257,8 +266,10 @@ class _Differ:
         qw = [t.text for t in q if t.kind == "word"]
         sw = [t.text for t in s if t.kind == "word"]
         if any(t.kind == "editorial" for t in q):
-            return "editorial"
+            return self._editorial(q, qw, sw)
         if not qw and not sw:
+            if any(t.text in NUMBER_SIGNS for t in q + s) and any(is_number(w) for w in around):
+                return "number"  # "-5" for "5", "€5" for "$5", "5%" for "5"
             dash_dropped = any(t.text == "-" for t in s) and not q
             return "disfluency" if dash_dropped else "punctuation"
         if "".join(qw) == "".join(sw):
@@ -275,9 +286,36 @@ class _Differ:
             return "disfluency"
         if not sw and all(t.weak for t in q if t.kind == "word"):
             return "disfluency"
-        if _misspelt(qw, sw, name=False):
+        capitalised = self._capitalised(q, self.pq.norm, self.pq.text) or self._capitalised(
+            s, src.norm, src.document.text)
+        if _misspelt(qw, sw, name=capitalised):  # "Mark" for "Mary" is another person, even first in a sentence
             return "typo"
         return "word"
+
+    @staticmethod
+    def _capitalised(toks: list[Tok], norm, original: str) -> bool:
+        """Whether a word is written with a capital (not 'I', not shouting)."""
+        for t in toks:
+            if t.kind == "word":
+                a, b = norm.to_original(t.lo, t.hi)
+                word = original[a:b]
+                if word[:1].isupper() and not word.isupper():
+                    return True
+        return False
+
+    @staticmethod
+    def _editorial(q: list[Tok], qw: list[str], sw: list[str]) -> str:
+        """A bracket stands for source words, but may not hide a number or a negation,
+        and the quote's own words beside it must be the source's."""
+        inserted = [w for t in q if t.kind == "editorial" for w in WORD.findall(t.text)]
+        said = inserted + qw
+        if sorted(w for w in said if is_number(w)) != sorted(w for w in sw if is_number(w)):
+            return "number"
+        if sum(map(is_negation, said)) != sum(map(is_negation, sw)):
+            return "negation"
+        if any(w not in sw for w in qw):
+            return "word"
+        return "editorial"
 
     @staticmethod
     def _names(toks: list[Tok], norm, original: str) -> frozenset[str]:

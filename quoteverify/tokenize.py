@@ -18,8 +18,13 @@ WORD = re.compile(r"\w+(?:(?:'|(?<=[0-9])[.,](?=[0-9]))\w+)*")
 TOKEN = re.compile(WORD.pattern + r"|[^\w\s]")
 FILLERS = frozenset(
     "um uh er erm ah eh hm hmm mm mhm uhm huh mm-hmm uh-huh".split())
-# Stage directions in transcripts: "(laughs)", "[inaudible]", "(vocalsound)".
-_NONSPEECH = re.compile(r"[(\[][\w' -]{1,30}[)\]]")
+# Stage directions in transcripts: "(laughs)", "[inaudible 00:12]", "(vocalsound)", "[long pause]";
+# not any aside in brackets: "(except the doctors)" is something the speaker said.
+_NONSPEECH = re.compile(
+    r"[(\[](?:\w+ )?(?:laugh\w*|chuckl\w*|giggl\w*|inaudible|unintelligible|indistinct|crosstalk|"
+    r"overlapping|pause\w*|silence|sigh\w*|cough\w*|clears throat|vocalsound|noise|music|applause|"
+    r"interruption|unclear|background|beep\w*|breath\w*|gap|static|sound)\b[\w' :.-]{0,20}[)\]]",
+    re.IGNORECASE)
 _ELLIPSIS = re.compile(r"[\[(] ?(?:\. ?){3,}[\])]|(?:\. ?){2,}\.")
 _BRACKET = re.compile(r"\[([^\[\]]{0,200})\]")
 
@@ -127,9 +132,11 @@ def quote_parts(text: str) -> list[QuotePart]:
         if inner.rstrip("!.") == "sic":
             marks.append(QuotePart("sic", a, b))
             continue
-        # An insertion swallows the word characters glued to it: "[the remote]'s".
+        # An insertion swallows the word characters glued to it: "[the remote]'s", "T[he committee]".
         while b < len(text) and (text[b].isalnum() or text[b] == "'"):
             b += 1
+        while a > 0 and text[a - 1].isalnum() and not any(p.start < a <= p.end for p in marks):
+            a -= 1
         marks.append(QuotePart("editorial", a, b))
     marks.sort(key=lambda p: p.start)
     parts: list[QuotePart] = []
