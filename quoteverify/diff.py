@@ -113,6 +113,17 @@ def _expanded(words: list[str], limit: int = 6) -> set[tuple[str, ...]]:
     return set(readings)
 
 
+def _signs_a_number(toks: list[Tok], text: str) -> bool:
+    """Whether a sign among the tokens is glued to digits: the "-" of "-5", the "%" of "5%"."""
+    for t in toks:
+        if t.text in NUMBER_SIGNS:
+            before = text[t.lo - 1] if t.lo > 0 else ""
+            after = text[t.hi] if t.hi < len(text) else ""
+            if before.isdigit() or after.isdigit():
+                return True
+    return False
+
+
 def _neighbours(tokens: list[Tok], j1: int, j2: int) -> tuple[str, ...]:
     """The source words just before and just after tokens [j1, j2)."""
     before = next((t.text for t in reversed(tokens[:j1]) if t.kind == "word"), "")
@@ -268,7 +279,7 @@ class _Differ:
         if any(t.kind == "editorial" for t in q):
             return self._editorial(q, qw, sw)
         if not qw and not sw:
-            if any(t.text in NUMBER_SIGNS for t in q + s) and any(is_number(w) for w in around):
+            if _signs_a_number(q, self.pq.norm.text) or _signs_a_number(s, src.norm.text):
                 return "number"  # "-5" for "5", "€5" for "$5", "5%" for "5"
             dash_dropped = any(t.text == "-" for t in s) and not q
             return "disfluency" if dash_dropped else "punctuation"

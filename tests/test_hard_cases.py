@@ -49,6 +49,9 @@ def test_meaning_changes_are_never_verified(source: str, quote: str, kind: str) 
      "typo"),
     ("The minister isn't answering the question today.", "T[he Minister] isn't answering the question today.",
      "editorial"),
+    # A dash beside a number word is no sign of a number.
+    ("And I had one other -- one other aspect of this to raise.", "And I had one other \u2014 one other aspect of "
+     "this to raise.", "disfluency"),
 ])
 def test_harmless_edits_are_verified(source: str, quote: str, kind: str) -> None:
     result = check(source, quote)
