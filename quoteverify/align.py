@@ -38,7 +38,7 @@ class _Local:
     segment: Segment
 
 
-def _costs(q_ids, q_weak, d_weak, p):
+def _costs(d_weak, p):
     left = np.where(d_weak, p.weak_gap, p.gap).astype(np.int64)
     return np.concatenate(([0], np.cumsum(left))), np.arange(len(d_weak) + 1, dtype=np.int64)
 
@@ -53,7 +53,7 @@ def _dp(q_ids: np.ndarray, q_weak: np.ndarray, d_ids: np.ndarray, d_weak: np.nda
     """
     n, m = len(q_ids), len(d_ids)
     H = np.zeros((n + 1, m + 1), dtype=np.int64)
-    skip, skip_editorial = _costs(q_ids, q_weak, d_weak, p)
+    skip, skip_editorial = _costs(d_weak, p)
     for i in range(1, n + 1):
         prev = H[i - 1]
         qi = q_ids[i - 1]

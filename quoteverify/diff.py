@@ -113,6 +113,14 @@ def _expanded(words: list[str], limit: int = 6) -> set[tuple[str, ...]]:
     return set(readings)
 
 
+def _originals(toks: list[Tok], norm, original: str):
+    """(token, its original spelling, its original start) for each word token."""
+    for t in toks:
+        if t.kind == "word":
+            a, b = norm.to_original(t.lo, t.hi)
+            yield t, original[a:b], a
+
+
 def _signs_a_number(toks: list[Tok], text: str) -> bool:
     """Whether a sign among the tokens is glued to digits: the "-" of "-5", the "%" of "5%"."""
     for t in toks:
@@ -306,13 +314,7 @@ class _Differ:
     @staticmethod
     def _capitalised(toks: list[Tok], norm, original: str) -> bool:
         """Whether a word is written with a capital (not 'I', not shouting)."""
-        for t in toks:
-            if t.kind == "word":
-                a, b = norm.to_original(t.lo, t.hi)
-                word = original[a:b]
-                if word[:1].isupper() and not word.isupper():
-                    return True
-        return False
+        return any(word[:1].isupper() and not word.isupper() for _, word, _ in _originals(toks, norm, original))
 
     @staticmethod
     def _editorial(q: list[Tok], qw: list[str], sw: list[str]) -> str:
@@ -332,11 +334,7 @@ class _Differ:
     def _names(toks: list[Tok], norm, original: str) -> frozenset[str]:
         """Words written with a capital that are not sentence-initial, shouting or 'I'."""
         names = set()
-        for t in toks:
-            if t.kind != "word":
-                continue
-            a, b = norm.to_original(t.lo, t.hi)
-            word = original[a:b]
+        for t, word, a in _originals(toks, norm, original):
             if not word[:1].isupper() or word.isupper() or word.lower().startswith("i'") or word == "I":
                 continue
             before = original[max(0, a - 40):a]

@@ -63,7 +63,9 @@ def extract(path: Path, content: str | bytes) -> Extracted:
 _TIMING = re.compile(r"^[ \t]*((?:\d+:)?\d{1,2}:\d{2}[.,]\d{1,3})[ \t]*-->")
 # "\r(?!\n)": a CRLF is one line break, never a CR and then an LF.
 _BLANK_LINES = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:(?:\r\n|\r(?!\n)|\n)[ \t]*)+")
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+# Lines end as an editor ends them; str.splitlines() would also break at form feeds,
+# U+2028 and other characters a quote may hold.
+LINE_BREAK = re.compile(r"\r\n|\r|\n")
 _VOICE = re.compile(r"<v(?:\.[^\s>]*)?[ \t]+([^>]+)>")
 _MARKUP = re.compile(r"<[^>\n]*>|\{\\[^}\n]*\}")
 
@@ -74,7 +76,7 @@ def _subtitles(path: Path, text: str) -> Extracted:
     offset = 0
     speaker = ""
     for block in _BLANK_LINES.split(text.removeprefix("\ufeff")):
-        block_lines = _LINE_BREAK.split(block.strip("\r\n"))
+        block_lines = LINE_BREAK.split(block.strip("\r\n"))
         timing = next((k for k, line in enumerate(block_lines) if _TIMING.match(line)), None)
         if timing is None:  # the WEBVTT header, NOTE, STYLE and REGION blocks
             continue

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from .errors import InputError
-from .formats import BINARY_SUFFIXES, extract
+from .formats import BINARY_SUFFIXES, LINE_BREAK, extract
 from .formats import SUFFIXES as DOCUMENT_SUFFIXES
 from .types import Document, Quote
 
@@ -249,15 +249,10 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
     return quotes, warnings
 
 
-# Lines end as an editor ends them; str.splitlines() would also break at form feeds,
-# U+2028 and other characters a quote may hold.
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-
-
 def _csv_records(path: Path, text: str
                  ) -> tuple[list[str], list[tuple[int, dict[str, Any]]], dict[int, str], list[str]]:
     delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
-    first = _LINE_BREAK.split(text.lstrip("\r\n"), 1)[0]
+    first = LINE_BREAK.split(text.lstrip("\r\n"), 1)[0]
     if path.suffix.lower() == ".csv" and first.count(",") == 0:
         for candidate in (";", "\t", "|"):
             if candidate in first:
@@ -380,7 +375,7 @@ def _xlsx_records(path: Path, data: bytes, sheet: str | None) -> tuple[list[str]
 def _jsonl_records(path: Path, text: str) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
     header: list[str] = []
     records = []
-    for number, line in enumerate(_LINE_BREAK.split(text), start=1):
+    for number, line in enumerate(LINE_BREAK.split(text), start=1):
         if not line.strip():
             continue
         try:
@@ -427,7 +422,7 @@ def load_quotes(path: str | Path, *, sheet: str | None = None) -> LoadedQuotes:
             header, records = _jsonl_records(path, text)
         else:
             header = ["quote"]
-            records = [(n, {"quote": line}) for n, line in enumerate(_LINE_BREAK.split(text), start=1)
+            records = [(n, {"quote": line}) for n, line in enumerate(LINE_BREAK.split(text), start=1)
                        if line.strip()]
     quotes, more = quotes_from_records(records, header, str(path), problems=problems)
     return LoadedQuotes(tuple(quotes), tuple(header), sha256_bytes(data), tuple(warnings + more))

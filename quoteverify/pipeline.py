@@ -10,7 +10,7 @@ from .align import Aligner
 from .cache import Cache
 from .classify import classify, coverage, needs_cosine
 from .config import Config, as_config
-from .corpus import Corpus, prepare_quote
+from .corpus import Corpus, PreparedQuote, prepare_quote
 from .diff import compare
 from .embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder, cosines
 from .index import Bm25Index
@@ -103,8 +103,10 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     aligner = Aligner(corpus, index, align=config.align, top_k=config.index.top_k)
     lap("window")
 
+    prepared: dict[int, PreparedQuote] = {}
+
     def check(k: int) -> tuple[Alignment, Comparison]:
-        pq = prepare_quote(quote_list[k].text, corpus)
+        pq = prepared[k]
         alignment = aligner.align(pq, corpus.by_id.get(quote_list[k].claimed_document))
         target = alignment
         if alignment.passage is not None and coverage(alignment) < config.verdict.min_coverage:
@@ -122,6 +124,7 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
         pq = prepare_quote(quote.text, corpus)
         exact = aligner.align_exact(pq, corpus.by_id.get(quote.claimed_document))
         if exact is None:
+            prepared[k] = pq
             rest.append(k)
         else:
             checked[k] = (exact, compare(pq, exact, corpus, splice_gap_words=config.align.splice_gap_words))
