@@ -90,7 +90,9 @@ class Lexicon:
         return False
 
 
-def _words(entry: str) -> tuple[str, ...]:
+def _words(entry: object) -> tuple[str, ...]:
+    if not isinstance(entry, str):  # YAML reads a bare no, yes, on or off as a boolean
+        raise ValueError(f"lexicon entry {entry!r} is not text; put it in quotes")
     return tuple(straight(entry).split())
 
 
