@@ -15,10 +15,9 @@ import re
 from dataclasses import dataclass
 from types import SimpleNamespace
 
-from .diff import BENIGN, EDITS, LOAD_BEARING, is_negation, is_number
-from .tokenize import WORD
+from .diff import BENIGN, EDITS, LOAD_BEARING
 from .turns import same_speaker, speaker_key
-from .types import Alignment, Comparison, Quote
+from .types import Alignment, Comparison, Elision, Quote
 
 _BASE_CONFIDENCE = {
     "exact": 1.0, "normalized": 0.95, "elided": 0.9,
@@ -59,16 +58,61 @@ def _says(kind: str, quote_text: str, source_text: str) -> str:
     return f"{kind} differs: quote says {q}, source says {s}"
 
 
-def _elision_problems(elided: tuple[str, ...], max_words: int) -> list[str]:
+_CLASS_NAMES = {"negation": ("negation", "negations"), "number": ("number", "numbers"),
+                "quantifier": ("quantifier", "quantifiers"), "limiter": ("limiter", "limiters"),
+                "hedge": ("hedge or modal", "hedges or modals"), "condition": ("condition", "conditions"),
+                "reporting": ("reporting frame", "reporting frames")}
+
+
+def _count(n: int, names: tuple[str, str]) -> str:
+    return f"{n:,} {names[0] if n == 1 else names[1]}"
+
+
+def elision_problems(elided: tuple[Elision, ...], *, max_words: int, has_lexicon: bool, language: str) -> list[str]:
+    """Why an ellipsis is not benign, one line per ellipsis; empty when every one is.
+
+    Benign: whole sentences of one speaker's turn, or words inside a sentence
+    that carry no negation, number, quantifier, limiter, hedge or modal,
+    condition or exception, or reporting frame; never across a change of
+    speaker, never more than ``max_words`` source words.
+    """
     problems = []
     for gap in elided:
-        words = [m.group().lower() for m in WORD.finditer(gap)]
-        hidden = sorted({w for w in words if is_negation(w)}) + sorted({w for w in words if is_number(w, strict=True)})
-        for w in hidden:
-            problems.append(f"ellipsis hides '{w}'")
-        if len(words) > max_words:
-            problems.append(f"ellipsis stands for {len(words)} source words (more than {max_words})")
+        if gap.speakers:
+            problems.append(f"the ellipsis joins {gap.speakers[0]}'s words to {gap.speakers[1]}'s")
+            continue
+        if gap.words > max_words:
+            problems.append(f"ellipsis stands for {gap.words:,} source words (more than {max_words})")
+            continue
+        if gap.sentences or not gap.words:
+            continue
+        if not has_lexicon:
+            problems.append(f"ellipsis inside a sentence: the language ({language}) has no lexicon "
+                            "to check what it hides")
+            continue
+        if not gap.hidden:
+            continue
+        if len(gap.hidden) <= 3:
+            shown = ", ".join(f"'{w}'" for _, w in gap.hidden)
+            problems.append(f"ellipsis hides {shown}")
+            continue
+        by_class: dict[str, int] = {}
+        for cls, _ in gap.hidden:
+            by_class[cls] = by_class.get(cls, 0) + 1
+        counts = [_count(n, _CLASS_NAMES.get(cls, (cls, cls + "s"))) for cls, n in by_class.items()]
+        listed = ", ".join(counts[:-1]) + f" and {counts[-1]}" if len(counts) > 1 else counts[0]
+        problems.append(f"ellipsis omits {gap.words:,} words, including {listed}")
     return problems
+
+
+def elision_notes(elided: tuple[Elision, ...]) -> list[str]:
+    """What a benign ellipsis left out, for the reader: whole sentences of the turn."""
+    notes = []
+    for gap in elided:
+        if gap.sentences and not gap.speakers:
+            notes.append(f"ellipsis leaves out {gap.sentences} whole sentence{'s' if gap.sentences > 1 else ''} "
+                         "of the same turn")
+    return notes
 
 
 def coverage(alignment: Alignment, *, nearest: bool = False) -> float:
@@ -93,7 +137,7 @@ def needs_cosine(alignment: Alignment, comparison: Comparison, verdict: SimpleNa
 
 def classify(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: float | None, *,
              verdict: SimpleNamespace, claimed_known: bool, speaker: str = "",
-             turn_speakers: tuple[str, ...] = ()) -> Verdict:
+             turn_speakers: tuple[str, ...] = (), language: str = "en", has_lexicon: bool = True) -> Verdict:
     """The verdict on one quote from its alignment, differences and cosine.
 
     ``speaker`` is the speaker of the transcript turn the quote was found in, if known;
@@ -131,13 +175,15 @@ def classify(quote: Quote, alignment: Alignment, comparison: Comparison, cosine:
         status, match_type = "review", "altered"
         reasons += [_says(d.kind, d.quote_text, d.source_text)
                     for d in comparison.differences if d.kind in LOAD_BEARING]
-    elif (hidden := _elision_problems(comparison.elided, verdict.max_elided_words)):
+    elif (hidden := elision_problems(comparison.elided, max_words=verdict.max_elided_words,
+                                     has_lexicon=has_lexicon, language=language)):
         status, match_type = "review", "elided"
         reasons += hidden
         confidence = 0.45
     elif "word" in kinds or (comparison.match_ratio or 0) < verdict.min_match_ratio:
         status, match_type = "review", "paraphrase"
         changed = [d for d in comparison.differences if d.kind == "word"]
+        reasons += list(comparison.bracket_reasons)
         reasons += [_says("wording", d.quote_text, d.source_text) for d in changed[:3]]
         if len(changed) > 3:
             reasons.append(f"and {len(changed) - 3} more word changes")
@@ -157,6 +203,7 @@ def classify(quote: Quote, alignment: Alignment, comparison: Comparison, cosine:
         confidence = (0.8 + 0.15 * (comparison.match_ratio or 0)) if status == "verified" else 0.75
     elif "elision" in kinds:
         match_type = "elided"
+        reasons += elision_notes(comparison.elided)
     elif kinds & BENIGN:
         match_type = "normalized"
     if (claimed_known and quote.claimed_document and comparison.document

@@ -33,6 +33,8 @@ _RANGES: dict[str, tuple[float, float]] = {
     "verdict.paraphrase_cosine": (-1.0, 1.0),
     "verdict.paraphrase_min_coverage": (0.0, 1.0),
     "verdict.max_elided_words": (0, 1_000_000),
+    "verdict.word_min_zipf": (0.0, 8.0),
+    "verdict.bracket_context_words": (0, 1_000_000),
     "embed.batch_size": (1, 4096),
     "embed.threads": (1, 256),
     "output.context_chars": (0, 100_000),
