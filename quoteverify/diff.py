@@ -204,6 +204,7 @@ class _Differ:
         if not self.pq.parts_within(q_lo, q_hi) and self.q_orig(q_lo, q_hi) == self.s_orig(src, s_lo, s_hi):
             return s_lo, s_hi  # character for character: nothing to name
         q = self._numbers(_quote_tokens(self.pq, q_lo, q_hi))
+        s_lo, s_hi = self._refit(q, src, s_lo, s_hi)
         s = self._numbers(_source_tokens(src, s_lo, s_hi))
         first_word = int(np.searchsorted(src.tokens.starts, s_lo))
         matcher = SequenceMatcher(None, [t.text for t in q], [t.text for t in s], autojunk=False)
@@ -215,6 +216,54 @@ class _Differ:
                 kind = self.label(q[i1:i2], s[j1:j2], src, _neighbours(s, j1, j2), before)
                 self.add(kind, self._q_text(q[i1:i2]), self._s_text(src, s[j1:j2]))
         return s_lo, s_hi
+
+    def _refit(self, q: list[Tok], src: Source, s_lo: int, s_hi: int) -> tuple[int, int]:
+        """Move an end of the source span by a word or two where that makes the difference at the quote's
+        edge benign: words align one for one, so "I'll be" first finds "will be" of "I will be", and a
+        ragged end may take in the end of the sentence before ("it. I'm" for "I am")."""
+        for at_start in (True, False):
+            kind = self._edge_kind(q, src, s_lo, s_hi, at_start)
+            if kind is None or kind in BENIGN | EDITS:
+                continue
+            for lo, hi in self._alternatives(src, s_lo, s_hi, at_start):
+                kind = self._edge_kind(q, src, lo, hi, at_start)
+                if kind is None or kind in BENIGN | EDITS:
+                    s_lo, s_hi = lo, hi
+                    break
+        return s_lo, s_hi
+
+    def _edge_kind(self, q: list[Tok], src: Source, s_lo: int, s_hi: int, at_start: bool) -> str | None:
+        """The kind of the difference at the start (or end) of a piece; None when the edge matches."""
+        s = self._numbers(_source_tokens(src, s_lo, s_hi))
+        ops = SequenceMatcher(None, [t.text for t in q], [t.text for t in s], autojunk=False).get_opcodes()
+        if not ops:
+            return None
+        op, i1, i2, j1, j2 = ops[0] if at_start else ops[-1]
+        if op == "equal":
+            return None
+        if any(t.kind == "editorial" for t in q[i1:i2]):
+            return "editorial"  # a bracket is judged once, where it stands
+        return self.label(q[i1:i2], s[j1:j2], src, _neighbours(s, j1, j2))
+
+    @staticmethod
+    def _alternatives(src: Source, s_lo: int, s_hi: int, at_start: bool):
+        """Source spans one or two words wider within the sentence, or cut after (before) a sentence stop."""
+        starts, ends = src.tokens.starts, src.tokens.ends
+        first = int(np.searchsorted(starts, s_lo))
+        last = int(np.searchsorted(ends, s_hi, side="right"))  # one past the span's last word
+        if at_start:
+            for n in range(1, src.reach(first, 2, back=True) + 1):
+                yield int(starts[first - n]), s_hi
+            stop = _SENTENCE_STOP.search(src.norm.text, s_lo, int(ends[min(last, first + 3) - 1]))
+            if stop and (k := int(np.searchsorted(starts, stop.end()))) < last:
+                yield int(starts[k]), s_hi
+        else:
+            for n in range(1, src.reach(last, 2, back=False) + 1):
+                yield s_lo, int(ends[last + n - 1])
+            tail = int(starts[max(first, last - 3)])
+            stops = list(_SENTENCE_STOP.finditer(src.norm.text, tail, s_hi))
+            if stops and (k := int(np.searchsorted(ends, stops[-1].start(), side="right"))) > first:
+                yield s_lo, int(ends[k - 1])
 
     def _numbers(self, toks: list[Tok]) -> list[Tok]:
         """Each number written in several tokens or in words made one token whose text is its value."""
@@ -379,15 +428,45 @@ def _elision(src: Source, contract: Contract, prev: Segment, seg: Segment, p_end
     if not sentences or crossed:
         # Only the sentences the kept words belong to can be qualified by what is left out of them;
         # whole sentences in between say their own things.
-        parts = [gap] if not ends or crossed else [gap[:ends[0].end()], gap[ends[-1].end():]]
-        numbers = words_for(contract.language) or words_for("en")
-        for part in parts:
-            said = [straight(w) for w in WORD.findall(part.casefold())]
-            hidden += contract.meaning_words(said)
-            hidden += [("number", w) for w in dict.fromkeys(said)
-                       if _DIGIT.search(w) or (numbers is not None and w in numbers.cardinals)]
-        hidden = list(dict.fromkeys(hidden))
+        hidden = _hidden(contract, [gap] if not ends or crossed else [gap[:ends[0].end()], gap[ends[-1].end():]])
     return Elision(gap, len(words), sentences if not crossed else 0, speakers, tuple(hidden))
+
+
+def _hidden(contract: Contract, parts: list[str]) -> list[tuple[str, str]]:
+    """(class, words) of the words that carry meaning in some stretches of source text."""
+    numbers = words_for(contract.language) or words_for("en")
+    hidden: list[tuple[str, str]] = []
+    for part in parts:
+        said = [straight(w) for w in WORD.findall(part.casefold())]
+        hidden += contract.meaning_words(said)
+        hidden += [("number", w) for w in dict.fromkeys(said)
+                   if _DIGIT.search(w) or (numbers is not None and w in numbers.cardinals)]
+    return list(dict.fromkeys(hidden))
+
+
+def _open_ends(pq: PreparedQuote) -> tuple[bool, bool]:
+    """Whether the quote opens and whether it closes with an ellipsis ("... and then we left ...")."""
+    marks = [p for p in pq.parts if p.kind != "text" or pq.norm.text[p.start:p.end].strip(" .,;:!?\"'")]
+    return (bool(marks) and marks[0].kind == "ellipsis", bool(marks) and marks[-1].kind == "ellipsis")
+
+
+def _rest_of_sentence(src: Source, contract: Contract, start: int, end: int, *, before: bool) -> Elision | None:
+    """What an ellipsis at the quote's start (``before``) or end leaves out of the sentence it cuts."""
+    text = src.document.text
+    turn = src.turn_at(start)
+    if before:
+        lo = max(turn.body if turn is not None and turn.body <= start else 0, start - 2000)
+        stops = list(_SENTENCE_STOP.finditer(text, lo, start))
+        rest = text[stops[-1].end() if stops else lo:start]
+    else:
+        following = src.turns.next_start(end)
+        hi = min(len(text), end + 2000, following if following is not None else len(text))
+        stop = _SENTENCE_STOP.search(text, end, hi)
+        rest = text[end:stop.start() if stop else hi]
+    rest = rest.split("\n\n")[0 if not before else -1]
+    if not WORD.search(rest):
+        return None
+    return Elision(rest, len(WORD.findall(rest)), 0, (), tuple(_hidden(contract, [rest])))
 
 
 def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_gap_words: int,
@@ -438,6 +517,13 @@ def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_g
                 differ.add("splice", differ.q_orig(int(pq.starts[seg.q_start]), int(pq.ends[seg.q_end - 1])),
                            f"{here}; {seg.d_start - prev.d_end} source words after the piece before, "
                            "joined without an ellipsis")
+    opens, closes = _open_ends(pq)
+    ends = ([(spans[0], True)] if opens else []) + ([(spans[-1], False)] if closes else [])
+    for (doc, a, b), before in ends:
+        rest = _rest_of_sentence(corpus.sources[doc], contract, a, b, before=before)
+        if rest is not None:
+            elided.append(rest)
+            differ.add("elision", "...", rest.text)
     for a, b in _uncovered(pq, segments):
         differ.add("word", differ.q_orig(int(pq.starts[a]), int(pq.ends[b - 1])), "")
     docs = {doc for doc, _, _ in spans}
