@@ -11,6 +11,7 @@ punctuation) with its source span; every difference gets a kind:
 - ``typo``: one word misspelt into no word of the language
 - ``contraction``: a contraction spelt out or made ("isn't" for "is not")
 - ``spelling``: one word in another spelling of the language (colour/color)
+- ``markup``: a timecode, or the same speaker's label again, between quoted words
 - ``number_format``: the same number in another form ("8 million" for "eight million")
 - ``number``, ``negation``, ``name``: load-bearing changes
 - ``word``: any other word added, dropped or changed
@@ -34,7 +35,7 @@ from .tokenize import FILLERS, TOKEN, WORD
 from .turns import speaker_key
 from .types import Alignment, Comparison, Difference, Elision, Segment
 
-BENIGN = frozenset({"normalization", "punctuation", "editorial", "number_format", "spelling"})
+BENIGN = frozenset({"normalization", "punctuation", "editorial", "number_format", "spelling", "markup"})
 EDITS = frozenset({"disfluency", "typo", "contraction"})
 LOAD_BEARING = frozenset({"number", "negation", "name"})
 
@@ -265,6 +266,14 @@ class _Differ:
             if stops and (k := int(np.searchsorted(ends, stops[-1].start(), side="right"))) > first:
                 yield s_lo, int(ends[k - 1])
 
+    @staticmethod
+    def _markup(s: list[Tok], src: Source) -> bool:
+        words = [t for t in s if t.kind == "word"]
+        if not words:
+            return False
+        a, b = src.norm.to_original(words[0].lo, words[-1].hi)
+        return src.turns.continued_label(a, b)
+
     def _numbers(self, toks: list[Tok]) -> list[Tok]:
         """Each number written in several tokens or in words made one token whose text is its value."""
         found = number_phrases([t.text for t in toks], self.contract.language)
@@ -326,6 +335,8 @@ class _Differ:
                 return "number"  # "-5" for "5", "€5" for "$5", "5%" for "5"
             dash_dropped = any(t.text == "-" for t in s) and not q
             return "disfluency" if dash_dropped else "punctuation"
+        if not qw and self._markup(s, src):
+            return "markup"  # a timecode or the same speaker's label again, inside the quoted words
         if sorted(w for w in qw if is_number(w)) != sorted(w for w in sw if is_number(w)):
             return "number"
         if sum(map(contract.is_negation, qw)) != sum(map(contract.is_negation, sw)):

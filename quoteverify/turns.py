@@ -140,6 +140,14 @@ class Turns:
                     found.append(speaker)
         return tuple(found)
 
+    def continued_label(self, start: int, end: int) -> bool:
+        """Whether original text [start, end) lies within the label (or timecode) that opens a turn
+        in which the speaker before it goes on: "[00:05:10]" or "P1:" again in P1's words."""
+        k = bisect_right(self._starts, start) - 1
+        if k < 1 or end > self._bodies[k]:
+            return False
+        return speaker_key(self._speakers[k]) == speaker_key(self._speakers[k - 1])
+
     def next_start(self, offset: int) -> int | None:
         """Where the first turn after ``offset`` starts; None if none does."""
         k = bisect_right(self._starts, offset)
