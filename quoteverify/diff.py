@@ -272,7 +272,7 @@ class _Differ:
         if not words:
             return False
         a, b = src.norm.to_original(words[0].lo, words[-1].hi)
-        return src.turns.continued_label(a, b)
+        return src.turns.continued_label(src.document.text, a, b)
 
     def _numbers(self, toks: list[Tok]) -> list[Tok]:
         """Each number written in several tokens or in words made one token whose text is its value."""
