@@ -199,7 +199,8 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
         turn = source.turn_at(comparison.start)
         spans = [(a, b) for doc, a, b in comparison.pieces if doc == comparison.document]
         turn_speakers = source.turns.speakers(spans or [(comparison.start, comparison.end)])
-    verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, claimed_known=claimed_known,
+    verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, confidence=config.confidence,
+                       claimed_known=claimed_known,
                        speaker=turn.speaker if turn else "", turn_speakers=turn_speakers)
     result = QuoteResult(
         quote_id=quote.quote_id, quote=quote.text, row=quote.row, claimed_document=quote.claimed_document,
