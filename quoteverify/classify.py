@@ -82,7 +82,11 @@ def elision_problems(elided: tuple[Elision, ...], *, max_words: int, has_lexicon
     problems = []
     for gap in elided:
         if gap.speakers:
-            problems.append(f"the ellipsis joins {gap.speakers[0]}'s words to {gap.speakers[1]}'s")
+            first, *between, last = gap.speakers
+            if speaker_key(first) != speaker_key(last):
+                problems.append(f"the ellipsis joins {first}'s words to {last}'s")
+            else:
+                problems.append(f"the ellipsis runs over {' and '.join(between)}'s words between {first}'s")
             continue
         if gap.words > max_words:
             problems.append(f"ellipsis stands for {gap.words:,} source words (more than {max_words})")

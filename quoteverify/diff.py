@@ -97,6 +97,12 @@ def _signs_a_number(toks: list[Tok], text: str) -> bool:
     return False
 
 
+def _line_end_after(text: str, at: int) -> bool:
+    """Whether only spaces stand between ``at`` and a line break (the normalized text keeps "\n")."""
+    rest = text[at:at + 3]
+    return "\n" in rest and not rest.split("\n")[0].strip()
+
+
 def _neighbours(tokens: list[Tok], j1: int, j2: int) -> tuple[str, ...]:
     """The source words just before and just after tokens [j1, j2)."""
     before = next((t.text for t in reversed(tokens[:j1]) if t.kind == "word"), "")
@@ -104,12 +110,14 @@ def _neighbours(tokens: list[Tok], j1: int, j2: int) -> tuple[str, ...]:
     return before, after
 
 
-def _repeated(word: str, run: list[str], around: tuple[str, ...]) -> bool:
-    """A word said twice, or a false start of the next word ('it' before "it's")."""
+def _repeated(word: str, run: list[str], around: tuple[str, ...], contract: Contract) -> bool:
+    """A word said twice, or a false start of the next word ('it' before "it's"); a word that carries
+    meaning is no false start ("can" before "cancel")."""
     if run.count(word) > 1 or word in around:
         return True
     after = around[-1] if around else ""
-    return bool(after) and after.startswith(word) and len(word) < len(after)
+    return (bool(after) and after.startswith(word) and len(word) < len(after)
+            and not contract.meaning_words([word]) and not contract.is_negation(word))
 
 
 def _quote_tokens(pq: PreparedQuote, lo: int, hi: int) -> list[Tok]:
@@ -218,6 +226,10 @@ class _Differ:
                 self.add(kind, self._q_text(q[i1:i2]), self._s_text(src, s[j1:j2]))
         return s_lo, s_hi
 
+    def _number_keys(self, text: str) -> list[str]:
+        tokens = [m.group() for m in TOKEN.finditer(straight(text))]
+        return sorted(p.key for p in number_phrases(tokens, self.contract.language))
+
     def _refit(self, q: list[Tok], src: Source, s_lo: int, s_hi: int) -> tuple[int, int]:
         """Move an end of the source span by a word or two where that makes the difference at the quote's
         edge benign: words align one for one, so "I'll be" first finds "will be" of "I will be", and a
@@ -258,6 +270,9 @@ class _Differ:
             stop = _SENTENCE_STOP.search(src.norm.text, s_lo, int(ends[min(last, first + 3) - 1]))
             if stop and (k := int(np.searchsorted(starts, stop.end()))) < last:
                 yield int(starts[k]), s_hi
+            for n in (1, 2):
+                if first + n < last:
+                    yield int(starts[first + n]), s_hi
         else:
             for n in range(1, src.reach(last, 2, back=False) + 1):
                 yield s_lo, int(ends[last + n - 1])
@@ -329,7 +344,7 @@ class _Differ:
         sw = [t.text for t in s if t.kind == "word"]
         contract = self.contract
         if any(t.kind == "editorial" for t in q):
-            return self._editorial(q, qw, sw, src, at)
+            return self._editorial(q, qw, sw, src, at, s)
         if not qw and not sw:
             if _signs_a_number(q, self.pq.norm.text) or _signs_a_number(s, src.norm.text):
                 return "number"  # "-5" for "5", "€5" for "$5", "5%" for "5"
@@ -342,15 +357,19 @@ class _Differ:
         if sum(map(contract.is_negation, qw)) != sum(map(contract.is_negation, sw)):
             return "negation"
         if "".join(qw) == "".join(sw):
-            # A hyphen or an apostrophe between the pieces ("equi-/pment", "it [sic]'s") keeps one word.
-            marked = any(t.text in "-'" for t in (q if len(qw) > len(sw) else s) if t.kind == "punct")
+            if contract.lexicon is not None and contract.lexicon.same_spelling(" ".join(qw), " ".join(sw)):
+                return "spelling"  # "all right" for "alright"
+            # An apostrophe between the pieces ("it [sic]'s"), or a hyphen at a line end ("equi-/pment").
+            split, text = (q, self.pq.norm.text) if len(qw) > len(sw) else (s, src.norm.text)
+            marked = any(t.text == "'" or (t.text == "-" and _line_end_after(text, t.hi))
+                         for t in split if t.kind == "punct")
             return "normalization" if benign_join(contract, qw, sw, hyphenated=marked) else "word"
         if self._names(q, self.pq.norm, self.pq.text) ^ self._names(s, src.norm, src.document.text):
             return "name"  # any change to a name is another person or place, one letter or more
         readings = contraction_readings(contract.lexicon, qw) & contraction_readings(contract.lexicon, sw)
         if readings:
             return "contraction"
-        if not qw and all(t.weak or _repeated(t.text, sw, around) for t in s if t.kind == "word"):
+        if not qw and all(t.weak or _repeated(t.text, sw, around, contract) for t in s if t.kind == "word"):
             return "disfluency"
         if not sw and all(t.weak for t in q if t.kind == "word"):
             return "disfluency"
@@ -367,13 +386,16 @@ class _Differ:
         """Whether a word is written with a capital (not 'I', not shouting)."""
         return any(word[:1].isupper() and not word.isupper() for _, word, _ in _originals(toks, norm, original))
 
-    def _editorial(self, q: list[Tok], qw: list[str], sw: list[str], src: Source, at: int) -> str:
+    def _editorial(self, q: list[Tok], qw: list[str], sw: list[str], src: Source, at: int, s: list[Tok]) -> str:
         """A bracket against the source words it stands for (rules.bracket); the quote's own words
         beside it must be the source's."""
-        inserted = [w for t in q if t.kind == "editorial" for w in WORD.findall(t.text.replace("[", "").replace("]", ""))]
+        inside = " ".join(t.text[1:].replace("[", " ").replace("]", " ") for t in q if t.kind == "editorial")
+        inserted = WORD.findall(inside)
         said = inserted + qw
         if sorted(w for w in said if is_number(w)) != sorted(w for w in sw if is_number(w)):
             return "number"
+        if self._number_keys(inside + " " + " ".join(qw)) != self._number_keys(self._s_text(src, s).casefold()):
+            return "number"  # "[15%]" for "fifteen": the value with its unit
         if sum(map(self.contract.is_negation, said)) != sum(map(self.contract.is_negation, sw)):
             return "negation"
         if any(w not in sw for w in qw):
@@ -430,11 +452,13 @@ def _elision(src: Source, contract: Contract, prev: Segment, seg: Segment, p_end
     after_stop = opens_with_stop or bool(_STOP_BEFORE.search(text[max(0, p_end - 4):p_end]))
     whole = bool(ends) and after_stop and not gap[ends[-1].end():].strip()
     sentences = len(ends) - opens_with_stop if whole else 0
-    before, after = src.turn_at(max(0, p_end - 1)), src.turn_at(start)
-    speakers: tuple[str, ...] = ()
-    if before is not None and after is not None and speaker_key(before.speaker) != speaker_key(after.speaker):
-        speakers = (before.speaker, after.speaker)
     crossed = src.turns.crossed(p_end, start) > 0
+    speakers: tuple[str, ...] = ()
+    if crossed:
+        # The turns the ellipsis runs over, one speaker once: any other speaker than the quoted one joins in.
+        between = src.turns.speakers([(max(0, p_end - 1), start)])
+        if len({speaker_key(x) for x in between}) > 1:
+            speakers = between
     hidden: list[tuple[str, str]] = []
     if not sentences or crossed:
         # Only the sentences the kept words belong to can be qualified by what is left out of them;
@@ -450,8 +474,10 @@ def _hidden(contract: Contract, parts: list[str]) -> list[tuple[str, str]]:
     for part in parts:
         said = [straight(w) for w in WORD.findall(part.casefold())]
         hidden += contract.meaning_words(said)
+        tokens = [m.group() for m in TOKEN.finditer(straight(part.casefold()))]
+        hidden += [("number", " ".join(tokens[p.start:p.end])) for p in number_phrases(tokens, contract.language)]
         hidden += [("number", w) for w in dict.fromkeys(said)
-                   if _DIGIT.search(w) or (numbers is not None and w in numbers.cardinals)]
+                   if numbers is not None and (w in numbers.scales or w in numbers.ordinals)]
     return list(dict.fromkeys(hidden))
 
 
@@ -467,7 +493,8 @@ def _rest_of_sentence(src: Source, contract: Contract, start: int, end: int, *, 
     turn = src.turn_at(start)
     if before:
         lo = max(turn.body if turn is not None and turn.body <= start else 0, start - 2000)
-        stops = list(_SENTENCE_STOP.finditer(text, lo, start))
+        stops = [m for m in _SENTENCE_STOP.finditer(text, lo, start)
+                 if not _TITLE.search(text[max(0, m.end() - 8):m.end()])]
         rest = text[stops[-1].end() if stops else lo:start]
     else:
         following = src.turns.next_start(end)
@@ -523,7 +550,9 @@ def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_g
                 differ.add("elision", "...", gap)
             elif 0 < seg.d_start - prev.d_end <= splice_gap_words:
                 left_out = src.tokens.weak[prev.d_end:seg.d_start].all()
-                differ.add("disfluency" if left_out else "word", "", gap.strip())
+                first, last = src.span(prev.d_end, seg.d_start)
+                markup = src.turns.continued_label(src.document.text, first, last)
+                differ.add("markup" if markup else "disfluency" if left_out else "word", "", gap.strip())
             elif seg.d_start - prev.d_end > 0:
                 differ.add("splice", differ.q_orig(int(pq.starts[seg.q_start]), int(pq.ends[seg.q_end - 1])),
                            f"{here}; {seg.d_start - prev.d_end} source words after the piece before, "

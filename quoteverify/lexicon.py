@@ -10,6 +10,7 @@ conservatively by the rules.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -45,6 +46,8 @@ class Lexicon:
     negation_prefixes: tuple[str, ...]
     fillers: frozenset[str]
     pronouns: frozenset[str]
+    determiners: frozenset[str]
+    person_shifts: frozenset[tuple[str, str]]   # (the speaker's pronoun, a third person's), as a bracket may shift it
     contractions: dict[str, tuple[tuple[str, ...], ...]]
     irregular_contractions: dict[str, tuple[str, ...]]
     elisions: tuple[str, ...]
@@ -86,8 +89,14 @@ class Lexicon:
         for x, y in self.spelling_suffixes:
             for p, q in ((a, b), (b, a)):
                 if p.endswith(x) and q.endswith(y) and p[: -len(x)] == q[: -len(y)] and len(p) > len(x) + 1:
+                    # A doubled l is British only after an unstressed syllable: travelled, not filled for filed.
+                    if x.startswith("ll") and len(_VOWELS.findall(p[: -len(x)])) < 2:
+                        continue
                     return True
         return False
+
+
+_VOWELS = re.compile(r"[aeiouy]+")
 
 
 def _words(entry: object) -> tuple[str, ...]:
@@ -116,6 +125,8 @@ def _read(path: Path) -> Lexicon:
         negation_prefixes=tuple(straight(s) for s in data.get("negation_prefixes") or ()),
         fillers=frozenset(straight(w) for w in data.get("fillers") or ()),
         pronouns=frozenset(straight(w) for w in data.get("pronouns") or ()),
+        determiners=frozenset(straight(w) for w in data.get("determiners") or ()),
+        person_shifts=frozenset((straight(a), straight(b)) for a, b in data.get("person_shifts") or ()),
         contractions=contractions, irregular_contractions=irregular,
         elisions=tuple(straight(e) for e in data.get("elisions") or ()),
         spelling_suffixes=tuple((a, b) for a, b in data.get("spelling_suffixes") or ()),

@@ -17,6 +17,8 @@ from typing import Sequence
 _DIGITS = re.compile(r"^\d+(?:[.,]\d+)*$")
 _ORDINAL_DIGITS = re.compile(r"^(\d+)(?:st|nd|rd|th|e|er|ère|eme|ème|º|ª|o|a|de|ste|te)$")
 _SCALED = re.compile(r"^(\d+(?:[.,]\d+)?)(k|m|bn|b|tn)$")
+_GLUED = re.compile(r"^(\d+(?:[.,]\d+)?)([^\W\d_]+)$")
+_ARTICLE_ONE = {"en": ("a", "an")}  # the article that reads as "one" before a scale word
 _SCALE_SUFFIX = {"k": 10**3, "m": 10**6, "bn": 10**9, "b": 10**9, "tn": 10**12}
 CURRENCY_SIGNS = {"$": "$", "€": "€", "£": "£", "¥": "¥"}
 # The words for a percent and for currencies, by language (a sign and its word are one unit).
@@ -38,6 +40,7 @@ class Words:
     joiners: frozenset[str]   # "and" in "one hundred and five"
     point: frozenset[str]     # "point" in "twelve point five"
     decimal_comma: bool       # 1,5 is one and a half (not fifteen hundred... or 15)
+    language: str = ""
 
 
 def _split(text: str) -> list[str]:
@@ -80,7 +83,8 @@ def words_for(language: str) -> Words | None:
             del scales[word]
     point = {p for p in _split(num2words(0.5, lang=language))
              if p not in cardinals and p not in joiners}
-    return Words(cardinals, compounds, ordinals, scales, frozenset(joiners), frozenset(point), language != "en")
+    return Words(cardinals, compounds, ordinals, scales, frozenset(joiners), frozenset(point), language != "en",
+                 language)
 
 
 def _digits(token: str, decimal_comma: bool) -> Decimal | None:
@@ -151,7 +155,7 @@ def phrases(tokens: Sequence[str], language: str) -> list[NumberPhrase]:
 
 
 def _starts_number(token: str, words: Words) -> bool:
-    return bool(_DIGITS.match(token) or _SCALED.match(token) or token in words.cardinals)
+    return bool(_DIGITS.match(token) or _SCALED.match(token) or _GLUED.match(token) or token in words.cardinals)
 
 
 def _cardinal(tokens: Sequence[str], k: int, words: Words) -> tuple[int | None, int]:
@@ -182,6 +186,14 @@ def _read_number(tokens: Sequence[str], k: int, words: Words, *,
         return Decimal(m.group(1)), k + 1, "ordinal"
     if token in words.ordinals and token not in words.cardinals:
         return Decimal(words.ordinals[token]), k + 1, "ordinal"
+    if (m := _GLUED.match(token)) and m.group(2) in words.scales:  # "2million", as PDFs run words together
+        base = _digits(m.group(1), words.decimal_comma)
+        if base is not None:
+            return base * words.scales[m.group(2)], k + 1, "cardinal"
+    if token in _ARTICLE_ONE.get(words.language, ()) and k + 1 < n and tokens[k + 1] in words.scales:
+        tokens = list(tokens[:k + 1]) + ["1"] + list(tokens[k + 1:])  # "a hundred" is one hundred
+        value, after, kind = _read_number(tokens[k + 1:], 0, words, allow_scaled_suffix=allow_scaled_suffix)
+        return value, k + after, kind
     if allow_scaled_suffix and (m := _SCALED.match(token)):
         base = _digits(m.group(1), words.decimal_comma)
         if base is not None:

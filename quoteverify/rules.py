@@ -25,11 +25,13 @@ class Contract:
     language: str
     lexicon: Lexicon | None
     word_min_zipf: float          # a spelling this frequent (wordfreq Zipf) is a word: a slip into it is a word change
-    bracket_context_words: int    # how far back a bracketed referent's head word must occur
+    bracket_context_words: int    # how far back what a bracket names must occur
+    function_word_zipf: float = 6.0  # a word this frequent names nothing a bracket must find before it
 
     @classmethod
     def of(cls, language: str, verdict) -> "Contract":
-        return cls(language, lexicon_for(language), verdict.word_min_zipf, verdict.bracket_context_words)
+        return cls(language, lexicon_for(language), verdict.word_min_zipf, verdict.bracket_context_words,
+                   verdict.function_word_zipf)
 
     def is_negation(self, word: str) -> bool:
         return self.lexicon is not None and self.lexicon.is_negation(word)
@@ -56,7 +58,11 @@ def slip(contract: Contract, quote_word: str, source_word: str) -> bool:
 
 def spelling_variant(contract: Contract, quote_words: Sequence[str], source_words: Sequence[str]) -> bool:
     """One word in two spellings of the language (colour/color, learnt/learned)."""
-    if contract.lexicon is None or len(quote_words) != len(source_words) or not quote_words:
+    if contract.lexicon is None or not quote_words or not source_words:
+        return False
+    if contract.lexicon.same_spelling(" ".join(quote_words), " ".join(source_words)):
+        return True  # "all right" for "alright"
+    if len(quote_words) != len(source_words):
         return False
     return all(q == s or contract.lexicon.same_spelling(q, s) for q, s in zip(quote_words, source_words))
 
@@ -88,40 +94,59 @@ def bracket(contract: Contract, inserted: Sequence[str], replaced: Sequence[str]
     """An editorial bracket against the source words it replaces.
 
     Benign: the same words (a case change, ``[T]he``); an insertion that
-    replaces nothing and adds no word that carries meaning (negation,
-    quantifier, limiter, hedge, condition, reporting frame); a pronoun in place
-    of words that carry none (``[her]`` for a name); or a noun phrase in place
-    of pronouns or determiners whose head word occurs in the text just before
-    (``context``). Anything else changes what the speaker said.
+    replaces nothing, adds no word that carries meaning (negation, quantifier,
+    limiter, hedge, condition, reporting frame) and names nothing the text
+    just before (``context``) does not; a pronoun put for a name or noun
+    phrase (``[her]`` for *Dr. Okafor*), or the speaker's pronoun shifted to
+    the third person (``[she]`` for *I*); or a noun phrase put for a pronoun
+    or determiner whose every content word occurs in the text just before.
+    Anything else changes what the speaker said.
     """
-    if list(inserted) == list(replaced):
-        return BracketTest("editorial", "")
-    if not replaced:
-        added = [w for _, w in contract.meaning_words(inserted)]
-        if contract.lexicon is None:
-            return BracketTest("word", f"the language ({contract.language}) has no lexicon to check "
-                                       "what the bracket adds")
-        if added:
-            return BracketTest("word", f"the bracket adds {', '.join(repr(w) for w in added)}")
-        return BracketTest("editorial", "")
+    if list(inserted) == list(replaced) or "".join(inserted) == "".join(replaced):
+        return BracketTest("editorial", "")  # [T]he, T[he]: a case change
     lexicon = contract.lexicon
     if lexicon is None:
-        return BracketTest("word", f"the language ({contract.language}) has no lexicon to check "
-                                   "what the bracket replaces")
+        what = "replaces" if replaced else "adds"
+        return BracketTest("word", f"the language ({contract.language}) has no lexicon to check what the "
+                                   f"bracket {what}")
+    added = [w for _, w in contract.meaning_words(inserted)]
+    if added:
+        return BracketTest("word", f"the bracket adds {', '.join(repr(w) for w in added)}")
+    if not replaced:
+        return _names_only_what_came_before(contract, list(inserted), context)
+    covered = {w for reading in contraction_readings(lexicon, replaced) for w in reading}
     standing = [w for w in replaced if w not in inserted]
-    new = [w for w in inserted if w not in replaced]
-    if "".join(inserted) == "".join(replaced):
-        return BracketTest("editorial", "")  # [T]he, T[he]: a case change
-    if new and all(w in lexicon.pronouns for w in new) and not contract.meaning_words(replaced):
-        return BracketTest("editorial", "")  # "[her]" for a name: the referent kept, only less specific
-    if not all(w in lexicon.pronouns or _expands_to(lexicon, w) for w in standing):
+    new = [w for w in inserted if w not in replaced and w not in covered]
+    if len(new) == 1 and len(standing) == 1 and (standing[0], new[0]) in lexicon.person_shifts:
+        return BracketTest("editorial", "")  # "[she]" for "I": the speaker named in the third person
+    pointing = lexicon.pronouns | lexicon.determiners
+    if new and all(w in lexicon.pronouns for w in new):
+        if any(w in pointing for w in standing) or contract.meaning_words(standing):
+            return BracketTest("word", "the bracket replaces " + repr(" ".join(replaced)))
+        return BracketTest("editorial", "")  # "[her]" for a name: the same referent, less specific
+    if not all(w in pointing or _expands_to(lexicon, w) for w in standing):
         return BracketTest("word", "the bracket replaces " + repr(" ".join(replaced)))
-    head = next((w for w in reversed(new) if w not in lexicon.pronouns), "").removesuffix("'s")
-    if not head or lexicon.find(new, ("negation", "quantifier", "limiter")):
-        return BracketTest("word", "the bracket replaces " + repr(" ".join(replaced)))
-    if head not in context and stem(contract.language, head) not in {stem(contract.language, w) for w in context}:
-        return BracketTest("word", f"the bracket names {head!r}, which the text before does not mention")
+    return _names_only_what_came_before(contract, new, context)
+
+
+def _names_only_what_came_before(contract: Contract, words: list[str], context: frozenset[str]) -> BracketTest:
+    """Benign when every content word a bracket puts in occurs (or its stem does) in the text before it."""
+    lexicon = contract.lexicon
+    assert lexicon is not None
+    stems = {stem(contract.language, w) for w in context}
+    for word in words:
+        word = word.removesuffix("'s")
+        if word in lexicon.pronouns or word in lexicon.determiners or _function_word(contract, word):
+            continue
+        if word not in context and stem(contract.language, word) not in stems:
+            return BracketTest("word", f"the bracket names {word!r}, which the text before does not mention")
     return BracketTest("editorial", "")
+
+
+def _function_word(contract: Contract, word: str) -> bool:
+    """A word so frequent it names nothing (the, of, to, is): verdict.function_word_zipf or more in wordfreq."""
+    assert contract.lexicon is not None
+    return is_word(word, contract.lexicon, min_zipf=contract.function_word_zipf)
 
 
 _SNOWBALL = {"en": "english", "de": "german", "fr": "french", "es": "spanish", "it": "italian",

@@ -56,7 +56,7 @@ def test_appendix_numbers_are_the_runs(example_run):
     assert "for at most 150 source words" in text
     assert "in at most 20% of the words" in text
     assert "below Zipf frequency 1.5 in the wordfreq word list" in text
-    assert "whose head word occurs in the 300 words of the source before it" in text
+    assert "in the 60 words of the source before it" in text
     assert "fuzzy match ratio below 0.6" in text
     assert "Sentence embeddings were not used in this run" in text
     share = {s: f"{c} ({c / n:.1%}) {'was' if c == 1 else 'were'}" for s, c in counts.items()}

@@ -127,7 +127,7 @@ def test_a_bracket_says_what_it_replaced() -> None:
 
 # --- a language without a lexicon: nothing but verbatim and normalization is benign ------------------------------
 
-HUNGARIAN = Contract("hu", None, 1.5, 300)
+HUNGARIAN = Contract("hu", None, 1.5, 60)
 
 
 def test_no_lexicon_no_slip() -> None:

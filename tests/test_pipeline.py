@@ -43,17 +43,18 @@ CASES = [
         "and we carried the children upstairs one by one.", "interview-03",
         "verified", "normalized", "interview-03", "and we carried the\r\nchildren upstairs one by one.",
         {"normalization"}, [], id="normalized-across-crlf"),
+    # "The training was useful ... Three days" would hide "but it was far too short": see test_contract.py.
     pytest.param(
-        "The training was useful ... Three days is not enough to learn a new system.", "interview-02",
+        "The training was useful, but ... far too short. Three days is not enough to learn a new system.", "interview-02",
         "verified", "elided", "interview-02", ELIDED_SOURCE, {"elision"}, [], id="elided-dots"),
     pytest.param(
-        "The training was useful \u2026 Three days is not enough to learn a new system.", "interview-02",
+        "The training was useful, but \u2026 far too short. Three days is not enough to learn a new system.", "interview-02",
         "verified", "elided", "interview-02", ELIDED_SOURCE, {"elision"}, [], id="elided-ellipsis-character"),
     pytest.param(
-        "The training was useful [...] Three days is not enough to learn a new system.", "interview-02",
+        "The training was useful, but [...] far too short. Three days is not enough to learn a new system.", "interview-02",
         "verified", "elided", "interview-02", ELIDED_SOURCE, {"elision"}, [], id="elided-square-brackets"),
     pytest.param(
-        "The training was useful (...) Three days is not enough to learn a new system.", "interview-02",
+        "The training was useful, but (...) far too short. Three days is not enough to learn a new system.", "interview-02",
         "verified", "elided", "interview-02", ELIDED_SOURCE, {"elision"}, [], id="elided-parentheses"),
     pytest.param(
         "We lost 15 volunteers in the first month, and [the remote clinic] had to close twice.", "interview-01",
