@@ -10,7 +10,8 @@ conservatively by the rules.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -50,6 +51,8 @@ class Lexicon:
     elisions: tuple[str, ...]
     spelling_suffixes: tuple[tuple[str, str], ...]
     spelling_words: frozenset[frozenset[str]]
+    # A preposition and an article written as one word ("zum": zu dem, "del": de el), for rules that need them.
+    contracted_articles: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def is_negation(self, word: str) -> bool:
         """A word that negates on its own, or by its ending ("isn't") or beginning ("n'est")."""
@@ -97,10 +100,13 @@ def _words(entry: object) -> tuple[str, ...]:
 
 
 def straight(text: str) -> str:
-    """Lower case with every kind of apostrophe made straight, as normalized text has it."""
+    """Case-folded with every kind of apostrophe made straight, as normalized text has it.
+
+    Case folding, not lower case: normalized text spells "ß" as "ss", so "bloß" must be looked up as "bloss".
+    """
     for a in APOSTROPHES[1:]:
         text = text.replace(a, "'")
-    return text.lower()
+    return unicodedata.normalize("NFKC", text).casefold()
 
 
 def _read(path: Path) -> Lexicon:
@@ -118,8 +124,11 @@ def _read(path: Path) -> Lexicon:
         pronouns=frozenset(straight(w) for w in data.get("pronouns") or ()),
         contractions=contractions, irregular_contractions=irregular,
         elisions=tuple(straight(e) for e in data.get("elisions") or ()),
-        spelling_suffixes=tuple((a, b) for a, b in data.get("spelling_suffixes") or ()),
-        spelling_words=frozenset(frozenset((a, b)) for a, b in data.get("spelling_words") or ()),
+        spelling_suffixes=tuple((straight(a), straight(b)) for a, b in data.get("spelling_suffixes") or ()),
+        spelling_words=frozenset(frozenset((straight(a), straight(b)))
+                                 for a, b in data.get("spelling_words") or ()),
+        contracted_articles={straight(k): tuple(straight(w) for w in v)
+                             for k, v in (data.get("contracted_articles") or {}).items()},
     )
 
 
