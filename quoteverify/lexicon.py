@@ -96,7 +96,8 @@ class Lexicon:
 def _words(entry: object) -> tuple[str, ...]:
     if not isinstance(entry, str):  # YAML reads a bare no, yes, on or off as a boolean
         raise ValueError(f"lexicon entry {entry!r} is not text; put it in quotes")
-    return tuple(straight(entry).split())
+    # Tokens split at hyphens ("peut-être" is two words), so entries are split the same way.
+    return tuple(straight(entry).replace("-", " ").split())
 
 
 def straight(text: str) -> str:
