@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
@@ -14,6 +14,7 @@ from .corpus import Corpus, PreparedQuote, prepare_quote
 from .diff import compare
 from .embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder, cosines
 from .index import Bm25Index
+from .language import with_languages
 from .parallel import ordered_map
 from .load import (LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes,
                    sha256_bytes)
@@ -94,6 +95,9 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     warnings = list(loaded.warnings) + warnings
     quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
     lap("load")
+    documents_with_languages, quote_list = with_languages(loaded.documents, quote_list, config.language)
+    loaded = replace(loaded, documents=documents_with_languages)
+    lap("language")
     cache = Cache(cache_dir)
     corpus = Corpus(loaded.documents, cache=cache)
     lap("normalize")
@@ -189,6 +193,7 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
         turn = source.turn_at(comparison.start)
         spans = [(a, b) for doc, a, b in comparison.pieces if doc == comparison.document]
         turn_speakers = source.turns.speakers(spans or [(comparison.start, comparison.end)])
+    language = _language(quote, source, corpus)
     verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, claimed_known=claimed_known,
                        speaker=turn.speaker if turn else "", turn_speakers=turn_speakers)
     result = QuoteResult(
@@ -197,6 +202,7 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
         reasons=list(verdict.reasons), bm25_score=_round(alignment.bm25_score),
         bm25_ratio=_round(alignment.bm25_ratio), cosine=cosine, match_ratio=comparison.match_ratio,
         extra=dict(quote.extra), finding=quote.finding, finding_confidence=quote.finding_confidence)
+    result.language = language
     if source is None:
         return result
     text = source.document.text
@@ -217,6 +223,16 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
     result.differences = [{"kind": d.kind, "quote_text": d.quote_text, "source_text": d.source_text}
                           for d in comparison.differences]
     return result
+
+
+def _language(quote: Quote, source: Any, corpus: Corpus) -> str:
+    """The quote's own language, else that of the document it was found (or claimed) in."""
+    if quote.language:
+        return quote.language
+    if source is not None:
+        return source.document.language
+    claimed = corpus.by_id.get(quote.claimed_document)
+    return corpus.sources[claimed].document.language if claimed is not None else ""
 
 
 def _round(value: float | None) -> float | None:
