@@ -33,6 +33,12 @@ _RANGES: dict[str, tuple[float, float]] = {
     "verdict.paraphrase_cosine": (-1.0, 1.0),
     "verdict.paraphrase_min_coverage": (0.0, 1.0),
     "verdict.max_elided_words": (0, 1_000_000),
+    "verdict.word_min_zipf": (0.0, 8.0),
+    "verdict.bracket_context_words": (0, 1_000_000),
+    **{f"confidence.{k}": (0.0, 1.0) for k in (
+        "exact", "normalized", "elided", "misattributed", "altered", "spliced", "reordered", "elided_review",
+        "edited_review", "edited_base", "edited_span", "paraphrase_base", "paraphrase_span", "reworded_base",
+        "reworded_span", "unlocated_max", "review_max", "band_high", "band_medium")},
     "embed.batch_size": (1, 4096),
     "embed.threads": (1, 256),
     "output.context_chars": (0, 100_000),

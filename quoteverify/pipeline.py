@@ -12,6 +12,7 @@ from .classify import classify, coverage, needs_cosine
 from .config import Config, as_config
 from .corpus import Corpus, PreparedQuote, prepare_quote
 from .diff import compare
+from .rules import Contract
 from .embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder, cosines
 from .index import Bm25Index
 from .language import with_languages
@@ -108,6 +109,13 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     lap("window")
 
     prepared: dict[int, PreparedQuote] = {}
+    contracts: dict[str, Contract] = {}
+
+    def contract(k: int) -> Contract:
+        language = "en"
+        if language not in contracts:
+            contracts[language] = Contract.of(language, config.verdict)
+        return contracts[language]
 
     def check(k: int) -> tuple[Alignment, Comparison]:
         pq = prepared[k]
@@ -116,7 +124,8 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
         if alignment.passage is not None and coverage(alignment) < config.verdict.min_coverage:
             # Too little aligns for a quotation: compare with the passage it may paraphrase.
             target = Alignment("passage", (alignment.passage,), alignment.quote_words)
-        return alignment, compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words)
+        return alignment, compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words,
+                                  contract=contract(k))
 
     # The exact fast path first, here; what it does not settle is aligned in parallel.
     checked: dict[int, tuple[Alignment, Comparison]] = {}
@@ -131,7 +140,8 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
             prepared[k] = pq
             rest.append(k)
         else:
-            checked[k] = (exact, compare(pq, exact, corpus, splice_gap_words=config.align.splice_gap_words))
+            checked[k] = (exact, compare(pq, exact, corpus, splice_gap_words=config.align.splice_gap_words,
+                                         contract=contract(k)))
     if progress:
         progress(len(checked), len(quote_list))
     if rest:
@@ -194,7 +204,8 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
         spans = [(a, b) for doc, a, b in comparison.pieces if doc == comparison.document]
         turn_speakers = source.turns.speakers(spans or [(comparison.start, comparison.end)])
     language = _language(quote, source, corpus)
-    verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, claimed_known=claimed_known,
+    verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, confidence=config.confidence,
+                       claimed_known=claimed_known,
                        speaker=turn.speaker if turn else "", turn_speakers=turn_speakers)
     result = QuoteResult(
         quote_id=quote.quote_id, quote=quote.text, row=quote.row, claimed_document=quote.claimed_document,

@@ -119,6 +119,17 @@ class Difference:
 
 
 @dataclass(frozen=True)
+class Elision:
+    """What one ellipsis of a quote stands for in the source."""
+
+    text: str                     # the source text left out
+    words: int                    # how many words that is
+    sentences: int                # whole sentences of one turn left out; 0 when the ellipsis is inside a sentence
+    speakers: tuple[str, ...] = ()  # the speakers before and after it, when they differ
+    hidden: tuple[tuple[str, str], ...] = ()  # (class, words) that carry meaning, left out inside a sentence
+
+
+@dataclass(frozen=True)
 class Comparison:
     """The diff stage's result for one quote."""
 
@@ -130,8 +141,9 @@ class Comparison:
     start: int | None = None
     end: int | None = None
     pieces: tuple[tuple[str, int, int], ...] = ()
-    elided: tuple[str, ...] = ()  # source text each ellipsis stands for
+    elided: tuple[Elision, ...] = ()  # what each ellipsis stands for
     pieces_text: str = ""  # the located pieces joined by " ... ": what the quote is compared with
+    bracket_reasons: tuple[str, ...] = ()  # why a bracket is not benign, where one is not
 
 
 @dataclass

@@ -112,21 +112,36 @@ def _method(manifest: Manifest) -> str:
         f"{align['max_gap_words']} source words per omission); any other quote was aligned word by word "
         f"against the {index['top_k']} best-scoring BM25 regions, in at most {align['max_pieces']} pieces, "
         "so that splices and reorderings show as separate pieces. Each difference between a quote and its "
-        "source passage was labelled as normalization or punctuation, editorial bracket, elision, "
-        "disfluency, typo, load-bearing change (a number, negation or name), other word change, splice, or "
-        f"change of order. A quote counted as located when at least {verdict['min_coverage']:.0%} of its "
-        "words aligned with a source passage. A located quote was verified only if every difference was "
-        "benign: normalization, punctuation, editorial brackets, and elisions that keep the fragments in "
-        f"order, hide no negation or number and stand for at most {verdict['max_elided_words']} source words")
+        "source passage was named, and counted as benign only when a positive test showed it to be: "
+        "normalization (case, quotation marks, dashes, spacing, line breaks, a word hyphenated at a line end) "
+        "and punctuation; a timecode or the same speaker's label inside the quoted words; a British or American "
+        "spelling of the same word; the same number in another form (digits or words, a percent sign or the "
+        "word, a currency sign or its name, an abbreviated million or billion, an ordinal, a time of day); "
+        "[sic]; a bracket that changes only case, that inserts words without a negation, number, quantifier "
+        "or limiter while replacing none, that puts a pronoun for words carrying none of these, or that puts a "
+        "noun phrase for a pronoun or determiner whose head word occurs in the "
+        f"{verdict['bracket_context_words']} words of the source before it; an ellipsis that leaves out whole "
+        "sentences of one speaker's turn, or words inside a sentence that carry no negation, number, "
+        "quantifier, limiter, hedge or modal, condition or exception, or reporting frame, never across a "
+        f"change of speaker and for at most {verdict['max_elided_words']} source words (the same test was "
+        "applied to the rest of a sentence cut by an ellipsis at the start or end of a quote)")
     if verdict["edited_is_verified"]:
-        text += (f"; disfluencies left out and typos in at most {verdict['edited_max_changes']:.0%} of the "
-                 "words, as well as contractions spelt out or made, counted as benign too. ")
+        text += ("; and, as light edits, fillers and stutters left out, contractions spelt out or made, and "
+                 "slips of the keyboard: a spelling one edit from the source word (two in words of seven letters "
+                 "or more) that keeps its first letter and is itself no word of the language (below Zipf "
+                 f"frequency {_num(verdict['word_min_zipf'])} in the wordfreq word list), never in a name, "
+                 f"number or negation, in at most {verdict['edited_max_changes']:.0%} of the words. ")
     else:
-        text += ". Quotes with disfluencies left out, typos or contractions changed were sent to review. "
+        text += (". Quotes with disfluencies left out, slips of the keyboard or contractions changed were sent "
+                 "to review. ")
+    text += ("The word classes come from a word list per language shipped with quoteverify; in a language "
+             "without one, no slip, bracket that replaces words, or ellipsis inside a sentence counted as benign. "
+             f"A quote counted as located when at least {verdict['min_coverage']:.0%} of its words aligned with "
+             "a source passage. ")
     text += (
-        "A changed number, negation or name, a splice, a reordering, any other changed word, or a fuzzy match "
-        f"ratio below {_num(verdict['min_match_ratio'])} sent a located quote to review, as did a match in "
-        "another document than the one named for the quote (misattribution). ")
+        "Any other difference — a changed number, negation or name, a splice, a reordering, any other changed "
+        f"word — or a fuzzy match ratio below {_num(verdict['min_match_ratio'])} sent a located quote to review, "
+        "as did a match in another document than the one named for the quote (misattribution). ")
     embedding = manifest.embedding
     if embedding.enabled:
         weights = (f" (weights file {embedding.weights_file}, SHA-256 {embedding.weights_sha256[:16]}…)"
