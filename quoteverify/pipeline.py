@@ -16,6 +16,7 @@ from .rules import Contract
 from .embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder, cosines
 from .index import Bm25Index
 from .language import with_languages
+from .lexicon import lexicon_for
 from .parallel import ordered_map
 from .load import (LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes,
                    sha256_bytes)
@@ -111,8 +112,8 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     prepared: dict[int, PreparedQuote] = {}
     contracts: dict[str, Contract] = {}
 
-    def contract(k: int) -> Contract:
-        language = "en"
+    def contract(k: int, alignment: Alignment) -> Contract:
+        language = _language(quote_list[k], alignment, corpus)
         if language not in contracts:
             contracts[language] = Contract.of(language, config.verdict)
         return contracts[language]
@@ -125,7 +126,7 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
             # Too little aligns for a quotation: compare with the passage it may paraphrase.
             target = Alignment("passage", (alignment.passage,), alignment.quote_words)
         return alignment, compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words,
-                                  contract=contract(k))
+                                  contract=contract(k, alignment))
 
     # The exact fast path first, here; what it does not settle is aligned in parallel.
     checked: dict[int, tuple[Alignment, Comparison]] = {}
@@ -141,7 +142,7 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
             rest.append(k)
         else:
             checked[k] = (exact, compare(pq, exact, corpus, splice_gap_words=config.align.splice_gap_words,
-                                         contract=contract(k)))
+                                         contract=contract(k, exact)))
     if progress:
         progress(len(checked), len(quote_list))
     if rest:
@@ -203,10 +204,11 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
         turn = source.turn_at(comparison.start)
         spans = [(a, b) for doc, a, b in comparison.pieces if doc == comparison.document]
         turn_speakers = source.turns.speakers(spans or [(comparison.start, comparison.end)])
-    language = _language(quote, source, corpus)
+    language = _language(quote, alignment, corpus)
     verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, confidence=config.confidence,
                        claimed_known=claimed_known,
-                       speaker=turn.speaker if turn else "", turn_speakers=turn_speakers)
+                       speaker=turn.speaker if turn else "", turn_speakers=turn_speakers,
+                       language=language, has_lexicon=lexicon_for(language) is not None)
     result = QuoteResult(
         quote_id=quote.quote_id, quote=quote.text, row=quote.row, claimed_document=quote.claimed_document,
         status=verdict.status, match_type=verdict.match_type, confidence=verdict.confidence, band=verdict.band,
@@ -236,14 +238,13 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
     return result
 
 
-def _language(quote: Quote, source: Any, corpus: Corpus) -> str:
-    """The quote's own language, else that of the document it was found (or claimed) in."""
+def _language(quote: Quote, alignment: Alignment, corpus: Corpus) -> str:
+    """The quote's own language, else that of the document it was found in (or near, or claimed)."""
     if quote.language:
         return quote.language
-    if source is not None:
-        return source.document.language
-    claimed = corpus.by_id.get(quote.claimed_document)
-    return corpus.sources[claimed].document.language if claimed is not None else ""
+    found = next(iter(alignment.segments), None) or alignment.passage or alignment.nearest
+    doc = found.doc if found is not None else corpus.by_id.get(quote.claimed_document)
+    return corpus.sources[doc].document.language if doc is not None else ""
 
 
 def _round(value: float | None) -> float | None:

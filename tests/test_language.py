@@ -181,3 +181,36 @@ def test_detection_is_lazy_and_light() -> None:
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parent.parent))
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
     assert done.returncode == 0, done.stderr
+
+
+INTERVIEWS = {
+    "de_int": "Interviewer: Wie war es?\nP1: Die Leitung hat uns überhaupt nicht unterstützt. Ehrlich gesagt war es "
+              "nicht einfach, und wir hatten kaum Personal.\n",
+    "fr_int": "Intervieweur : Comment était-ce ?\nP2 : Je ne pense pas que la direction nous ait aidés. Nous n’avions "
+              "jamais assez de personnel, surtout la nuit.\n",
+    "hu_int": "Kérdező: Milyen volt?\nP3: Nagyon nehéz volt, mert kevés volt az ápoló, és a vezetőség egyáltalán nem "
+              "támogatott minket.\n",
+    "it_int": "Intervistatore: Com'era?\nP4: La direzione non ci ha mai aiutato. Eravamo sempre in pochi, soprattutto "
+              "di notte.\n",
+}
+
+
+@pytest.mark.parametrize("quote, language, status, reasons", [
+    # The examples: each was verified before the languages had lexicons.
+    ("Die Leitung hat uns … unterstützt.", "de", "review", ["ellipsis hides 'nicht', 'überhaupt'"]),
+    ("ehrlich gesagt war es … einfach", "de", "review", ["ellipsis hides 'nicht'"]),
+    ("Je … pense … que la direction nous ait aidés.", "fr", "review",
+     ["ellipsis hides 'ne'", "ellipsis hides 'pas'"]),
+    ("Nous n'avions … assez de personnel", "fr", "review", ["ellipsis hides 'jamais'"]),
+    ("La direzione … ci ha mai aiutato.", "it", "review", ["ellipsis hides 'non'"]),
+    ("Eravamo sempre in pochi, … di notte.", "it", "review", ["ellipsis hides 'soprattutto'"]),
+    ("Nous n’avions jamais assez de personnel, surtout la nuit.", "fr", "verified", []),
+    # No lexicon for Hungarian: an ellipsis is never benign, a verbatim quote still verifies.
+    ("Nagyon nehéz volt, mert kevés volt az ápoló, és a vezetőség … támogatott minket.", "hu", "review",
+     ["ellipsis inside a sentence: the language (hu) has no lexicon to check what it hides"]),
+    ("Nagyon nehéz volt, mert kevés volt az ápoló, és a vezetőség egyáltalán nem támogatott minket.", "hu",
+     "verified", []),
+])
+def test_the_quotes_language_picks_the_lexicon(quote: str, language: str, status: str, reasons: list) -> None:
+    (result,) = quoteverify.verify(INTERVIEWS, [quote], NO_EMBED)
+    assert (result.language, result.status, result.reasons) == (language, status, reasons)
