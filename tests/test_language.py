@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import quoteverify
 from quoteverify.cli import main
@@ -214,3 +216,28 @@ INTERVIEWS = {
 def test_the_quotes_language_picks_the_lexicon(quote: str, language: str, status: str, reasons: list) -> None:
     (result,) = quoteverify.verify(INTERVIEWS, [quote], NO_EMBED)
     assert (result.language, result.status, result.reasons) == (language, status, reasons)
+
+
+_WORD = st.text(alphabet="abcdefghijklmnoprstuvzáéíóöőúüű", min_size=4, max_size=9)
+
+
+@settings(max_examples=40, deadline=None)
+@given(words=st.lists(_WORD, min_size=10, max_size=16, unique=True), data=st.data())
+def test_without_a_lexicon_no_elision_bracket_or_slip_is_verified(words: list[str], data: st.DataObject) -> None:
+    document = {"hu_int": "P3: " + " ".join(words) + ".\n"}
+    n = len(words)
+    kind = data.draw(st.sampled_from(["elision", "bracket", "slip"]))
+    i = data.draw(st.integers(1, n - 3))
+    if kind == "elision":
+        j = data.draw(st.integers(i + 1, n - 2))
+        quote = words[:i] + ["…"] + words[j:]
+    elif kind == "bracket":
+        other = data.draw(_WORD.filter(lambda w: w not in words))
+        quote = words[:i] + [f"[{other}]"] + words[i + 1:]
+    else:
+        k = data.draw(st.integers(1, len(words[i]) - 1))
+        letter = data.draw(st.sampled_from("xyq"))
+        quote = words[:i] + [words[i][:k] + letter + words[i][k + 1:]] + words[i + 1:]
+    (result,) = quoteverify.verify(document, [" ".join(quote) + "."], {**NO_EMBED, "language": {"code": "hu"}})
+    assert result.language == "hu"
+    assert result.status != "verified", (kind, result.reasons)
