@@ -15,7 +15,7 @@ from .diff import compare
 from .rules import Contract
 from .embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder, cosines
 from .index import Bm25Index
-from .language import with_languages
+from .language import cosine_applies, with_languages
 from .lexicon import lexicon_for
 from .parallel import ordered_map
 from .load import (LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes,
@@ -158,6 +158,10 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
 
     embed = _embedder(config, embedder, cache)
     needs = [k for k, (a, c) in enumerate(zip(alignments, comparisons)) if needs_cosine(a, c, config.verdict)]
+    # A model not trained for a quote's language scores word pieces, not meaning: no cosine for such a quote.
+    unjudged = {k for k in needs if embed is not None
+                and not cosine_applies(_language(quote_list[k], alignments[k], corpus), config)}
+    needs = [k for k in needs if k not in unjudged]
     scores: dict[int, float] = {}
     if embed is not None and needs:
         values = cosines(embed, [(quote_list[k].text, comparisons[k].pieces_text) for k in needs])
@@ -168,6 +172,10 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
         _result(quote, alignments[k], comparisons[k], scores.get(k), corpus, config)
         for k, quote in enumerate(quote_list)
     ]
+    for k in sorted(unjudged):
+        language = f"'{results[k].language}'" if results[k].language else "an unknown language"
+        results[k].reasons.append(f"meaning not compared: the embedding model is not trained for {language} "
+                                  "(embed.languages)")
     lap("classify")
     return Run(results, loaded.documents, config, embed.name if embed else None, timings, warnings, len(windows),
                quotes_sha256, tuple(quote_list))

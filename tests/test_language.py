@@ -241,3 +241,13 @@ def test_without_a_lexicon_no_elision_bracket_or_slip_is_verified(words: list[st
     (result,) = quoteverify.verify(document, [" ".join(quote) + "."], {**NO_EMBED, "language": {"code": "hu"}})
     assert result.language == "hu"
     assert result.status != "verified", (kind, result.reasons)
+
+
+def test_no_cosine_for_a_language_the_model_was_not_trained_for(fake_embedder) -> None:
+    quotes = ["Die Direktion hat uns überhaupt nicht geholfen, ehrlich gesagt."]
+    (result,) = quoteverify.verify(INTERVIEWS, quotes, embedder=fake_embedder)
+    assert result.language == "de" and result.cosine is None
+    assert result.reasons[-1] == "meaning not compared: the embedding model is not trained for 'de' (embed.languages)"
+    (result,) = quoteverify.verify(INTERVIEWS, quotes, {"embed": {"languages": ["en", "de"]}}, embedder=fake_embedder)
+    assert result.cosine is not None
+    assert not any(r.startswith("meaning not compared") for r in result.reasons)
