@@ -16,15 +16,14 @@ document's language anyway.
 """
 from __future__ import annotations
 
-import re
 from dataclasses import replace
 from functools import lru_cache
 from typing import Any, Iterable
 
+from .lexicon import languages as lexicon_languages
 from .types import Document, Quote
 
 AUTO = "auto"
-CODE = re.compile(r"[a-z]{2}")
 
 
 @lru_cache(maxsize=4)
@@ -56,6 +55,8 @@ def detect(text: str, *, min_confidence: float = 0.0, among: Iterable[str] | Non
     """
     if not any(ch.isalpha() for ch in text):
         return None
+    # Text decoded with surrogateescape keeps lone surrogates, which lingua (Rust) cannot take.
+    text = text.encode("utf-8", "replace").decode("utf-8")
     detector = _detector(None if among is None else frozenset(among))
     if min_confidence <= 0.0:
         language = detector.detect_language_of(text)
@@ -105,13 +106,11 @@ def with_languages(documents: Iterable[Document], quotes: Iterable[Quote], setti
     language keeps it; a quote's language column wins over everything. A quote
     left without a language takes its document's when its result is made.
     """
-    from .lexicon import languages
-
     forced = "" if settings.code == AUTO else settings.code
     docs = tuple(d if d.language else replace(
         d, language=forced or document_language(d.text, sample_chars=settings.sample_chars)) for d in documents)
     corpus = {d.language for d in docs if d.language in known_codes()}
-    among = frozenset(corpus) | frozenset(languages())
+    among = frozenset(corpus) | frozenset(lexicon_languages())
     by_id = {d.doc_id: d.language for d in docs}
     checked = []
     for quote in quotes:

@@ -15,6 +15,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from quoteverify.language import detect, known_codes
 from quoteverify.lexicon import MEANING_CLASSES, _folder, languages, lexicon_for
 from quoteverify.normalize import normalize
 from quoteverify.tokenize import all_tokens, word_tokens
@@ -219,8 +220,8 @@ def test_tokens_keep_accents_apostrophes_and_compounds(text: str, expected: list
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=80))
-def test_any_script_tokenizes_without_a_crash(text: str) -> None:
+@given(st.text(max_size=80))
+def test_any_script_tokenizes_and_detects_without_a_crash(text: str) -> None:
     normalized = normalize(text)
     tokens = word_tokens(normalized.text)
     assert len(tokens.starts) == len(tokens.words)
@@ -229,5 +230,6 @@ def test_any_script_tokenizes_without_a_crash(text: str) -> None:
         lo, hi = normalized.to_original(a, b)
         assert 0 <= lo <= hi <= len(text)
     all_tokens(normalized.text)
+    assert detect(text) is None or detect(text) in known_codes()
     for lang in languages():
         lexicon_for(lang).find(tokens.words)
