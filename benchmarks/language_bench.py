@@ -49,12 +49,12 @@ def main() -> None:
 
         detector = LanguageDetectorBuilder.from_all_languages().build()
         language._detector = lambda among=None: detector  # type: ignore[assignment]  # all languages, high accuracy
-    documents, quotes = language.with_languages(
+    documents, quotes, own = language.with_languages(
         [Document(d, "", t, "") for d, t in docs.items()],
         [Quote(k, c["quote_id"], c["quote"], c["document"]) for k, c in enumerate(cases)], settings)
     seconds = time.perf_counter() - start
     doc_language = {d.doc_id: d.language for d in documents}
-    rule = [q.language or doc_language.get(q.claimed_document, "") for q in quotes]
+    rule = [code or doc_language.get(q.claimed_document, "") for code, q in zip(own, quotes)]
     own = [language.detect(c["quote"]) for c in cases]
 
     docs_right = sum(code == d[:2] for d, code in doc_language.items())

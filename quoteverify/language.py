@@ -99,12 +99,15 @@ def cosine_applies(language: str | None, config: Any) -> bool:
 
 
 def with_languages(documents: Iterable[Document], quotes: Iterable[Quote], settings: Any
-                   ) -> tuple[tuple[Document, ...], list[Quote]]:
-    """Documents and quotes with their languages: as given, else ``settings.code``, else detected.
+                   ) -> tuple[tuple[Document, ...], list[Quote], list[str]]:
+    """Documents with their languages, the quotes, and each quote's own language.
 
-    ``settings`` is the config's ``language`` section. A document given with a
-    language keeps it; a quote's language column wins over everything. A quote
-    left without a language takes its document's when its result is made.
+    A document keeps a language it was given, else gets ``settings.code``, else
+    its detected one (``settings`` is the config's ``language`` section). A
+    quote's own language is its language column, else ``settings.code``, else
+    its detected one when it can tell, else "": then it takes its document's
+    when its result is made. The quotes come back as given, but for a note on
+    a language column that is no language code.
     """
     forced = "" if settings.code == AUTO else settings.code
     docs = tuple(d if d.language else replace(
@@ -112,7 +115,7 @@ def with_languages(documents: Iterable[Document], quotes: Iterable[Quote], setti
     corpus = {d.language for d in docs if d.language in known_codes()}
     among = frozenset(corpus) | frozenset(lexicon_languages())
     by_id = {d.doc_id: d.language for d in docs}
-    checked = []
+    checked, own = [], []
     for quote in quotes:
         given = quote.language.strip().lower()
         if given and given not in known_codes():
@@ -123,5 +126,6 @@ def with_languages(documents: Iterable[Document], quotes: Iterable[Quote], setti
             expected = by_id.get(quote.claimed_document) or (min(corpus) if len(corpus) == 1 else "")
             given = quote_language(quote.text, min_words=settings.min_quote_words,
                                    min_confidence=settings.min_confidence, expected=expected, among=among)
-        checked.append(replace(quote, language=given) if given != quote.language else quote)
-    return docs, checked
+        checked.append(quote)
+        own.append(given)
+    return docs, checked, own

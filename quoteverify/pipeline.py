@@ -97,7 +97,8 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     warnings = list(loaded.warnings) + warnings
     quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
     lap("load")
-    documents_with_languages, quote_list = with_languages(loaded.documents, quote_list, config.language)
+    documents_with_languages, quote_list, own_languages = with_languages(loaded.documents, quote_list,
+                                                                          config.language)
     loaded = replace(loaded, documents=documents_with_languages)
     lap("language")
     cache = Cache(cache_dir)
@@ -113,7 +114,7 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     contracts: dict[str, Contract] = {}
 
     def contract(k: int, alignment: Alignment) -> Contract:
-        language = _language(quote_list[k], alignment, corpus)
+        language = _language(own_languages[k], alignment, corpus, quote_list[k].claimed_document)
         if language not in contracts:
             contracts[language] = Contract.of(language, config.verdict)
         return contracts[language]
@@ -160,7 +161,8 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     needs = [k for k, (a, c) in enumerate(zip(alignments, comparisons)) if needs_cosine(a, c, config.verdict)]
     # A model not trained for a quote's language scores word pieces, not meaning: no cosine for such a quote.
     unjudged = {k for k in needs if embed is not None
-                and not cosine_applies(_language(quote_list[k], alignments[k], corpus), config)}
+                and not cosine_applies(_language(own_languages[k], alignments[k], corpus,
+                                                 quote_list[k].claimed_document), config)}
     needs = [k for k in needs if k not in unjudged]
     scores: dict[int, float] = {}
     if embed is not None and needs:
@@ -169,7 +171,7 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     lap("embed")
 
     results = [
-        _result(quote, alignments[k], comparisons[k], scores.get(k), corpus, config)
+        _result(quote, alignments[k], comparisons[k], scores.get(k), corpus, config, own_languages[k])
         for k, quote in enumerate(quote_list)
     ]
     for k in sorted(unjudged):
@@ -204,7 +206,7 @@ def verify_frame(documents: Any, quotes: Any, config: Config | Mapping[str, Any]
 
 
 def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: float | None,
-            corpus: Corpus, config: Config) -> QuoteResult:
+            corpus: Corpus, config: Config, own_language: str = "") -> QuoteResult:
     claimed_known = quote.claimed_document in corpus.by_id
     source = corpus.sources[corpus.by_id[comparison.document]] if comparison.document else None
     turn, turn_speakers = None, ()
@@ -212,7 +214,7 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
         turn = source.turn_at(comparison.start)
         spans = [(a, b) for doc, a, b in comparison.pieces if doc == comparison.document]
         turn_speakers = source.turns.speakers(spans or [(comparison.start, comparison.end)])
-    language = _language(quote, alignment, corpus)
+    language = _language(own_language, alignment, corpus, quote.claimed_document)
     verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, confidence=config.confidence,
                        claimed_known=claimed_known,
                        speaker=turn.speaker if turn else "", turn_speakers=turn_speakers,
@@ -246,12 +248,12 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
     return result
 
 
-def _language(quote: Quote, alignment: Alignment, corpus: Corpus) -> str:
-    """The quote's own language, else that of the document it was found in (or near, or claimed)."""
-    if quote.language:
-        return quote.language
+def _language(own: str, alignment: Alignment, corpus: Corpus, claimed: str = "") -> str:
+    """The quote's own language, else that of the document it was found in (or near, or ``claimed``)."""
+    if own:
+        return own
     found = next(iter(alignment.segments), None) or alignment.passage or alignment.nearest
-    doc = found.doc if found is not None else corpus.by_id.get(quote.claimed_document)
+    doc = found.doc if found is not None else corpus.by_id.get(claimed)
     return corpus.sources[doc].document.language if doc is not None else ""
 
 

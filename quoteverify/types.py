@@ -57,7 +57,7 @@ class Quote:
     problem: str = ""
     notes: tuple[str, ...] = ()
     finding_confidence: float | None = None  # the analyst's confidence in the finding, 0-1, if given
-    language: str = ""  # ISO 639-1: the quote table's language column or the quote's own detected language
+    language: str = ""  # the quote table's language column, as given (quoteverify.language reads it)
 
 
 @dataclass(frozen=True)

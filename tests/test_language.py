@@ -68,14 +68,15 @@ def test_with_languages_given_forced_or_detected() -> None:
               Quote(3, "q3", "Das kann nicht funktionieren!", language=" FR "),
               Quote(4, "q4", "Das kann nicht funktionieren!", language="German")]
     auto = load_config().language
-    docs_out, quotes_out = with_languages(docs, quotes, auto)
+    docs_out, quotes_out, own = with_languages(docs, quotes, auto)
     assert [d.language for d in docs_out] == ["de", "it"]  # a language given with the document is kept
-    assert [q.language for q in quotes_out] == ["", "hu", "fr", ""]
+    assert own == ["", "hu", "fr", ""]
+    assert quotes_out[:3] == quotes[:3]  # the quotes as given, for the audit store to check them again
     assert quotes_out[3].notes == ("language 'German' is not an ISO 639-1 code such as de or fr; detected instead",)
     forced = load_config(overrides={"language": {"code": "nl"}}).language
-    docs_out, quotes_out = with_languages(docs, quotes, forced)
+    docs_out, quotes_out, own = with_languages(docs, quotes, forced)
     assert [d.language for d in docs_out] == ["nl", "it"]
-    assert [q.language for q in quotes_out] == ["", "", "fr", ""]
+    assert own == ["", "", "fr", ""]
     assert quotes_out[3].notes == ("language 'German' is not an ISO 639-1 code such as de or fr; checked as nl",)
 
 

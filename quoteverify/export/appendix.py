@@ -174,7 +174,7 @@ def _languages(manifest: Manifest) -> str:
     counts = [f"{_plural(v['documents'], 'document')} and {_plural(v['quotes'], 'quote')} in {code}"
               for code, v in manifest.languages.items()]
     text += "Languages: " + "; ".join(counts) + ". "
-    with_lexicon = [code for code, v in manifest.languages.items() if v["lexicon"]]
+    with_lexicon = [code for code, v in manifest.languages.items() if v["lexicon"] and v["quotes"]]
     without = [code for code, v in manifest.languages.items() if not v["lexicon"] and v["quotes"]]
     if with_lexicon:
         text += ("The word classes the verdict rests on (negations, quantifiers, limiters, hedges and modals, "
