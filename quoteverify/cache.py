@@ -29,7 +29,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 # Bump when normalization or tokenization changes what a prepared document holds.
-PREPARE_VERSION = "3"
+PREPARE_VERSION = "4"
 
 
 def default_dir() -> Path:

@@ -22,6 +22,14 @@ def _fail(message: str) -> None:
     sys.exit(2)
 
 
+def _language_code(code: str) -> str:
+    from .language import AUTO, known_codes
+
+    if code.strip().lower() not in known_codes() | {AUTO}:
+        _fail(f"--language {code!r} is not a language code; give auto or an ISO 639-1 code such as de, fr, en")
+    return code.strip().lower()
+
+
 class _Group(click.Group):
     """Every command's unexpected OSError (a folder that cannot be listed, a full disk) ends as a
     one-line error with exit code 2, like bad input, not as a traceback."""
@@ -140,6 +148,9 @@ def main() -> None:
 @click.option("--config", "config_path", type=click.Path(path_type=Path),
               help="YAML file overriding configs/default.yaml key by key.")
 @click.option("--no-embed", is_flag=True, help="Skip sentence embeddings; verdicts use lexical evidence only.")
+@click.option("--language", metavar="CODE",
+              help="The language of every document and quote (an ISO 639-1 code such as de), instead of detecting "
+                   "it; a language column of the quote table still wins row by row. Default: auto.")
 @click.option("--fail-on", type=click.Choice(FAIL_ON),
               help="Exit with code 1 if any quote is unverified (or, with 'review', needs review or is unverified).")
 @click.option("--sheet", help="Sheet of an .xlsx quote table to read (default: the first).")
@@ -172,7 +183,7 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
            fail_on: str | None, sheet: str | None, previous: Path | None, manifest_path: Path | None,
            cache_dir: Path | None = None, no_cache: bool = False, findings_path: Path | None = None,
            report_path: Path | None = None, cards_path: Path | None = None, store_target: str | None = None,
-           record: bool = False) -> None:
+           record: bool = False, language: str | None = None) -> None:
     """Verify the quotes in QUOTES against the documents DOCS (files or folders).
 
     \b
@@ -201,7 +212,10 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
             check_output_path(output, inputs=inputs, suffixes=FORMATS)
         if manifest_path is not None:
             check_output_path(manifest_path, inputs=inputs)
-        config = load_config(config_path, {"embed": {"enabled": False}} if no_embed else None)
+        overrides: dict = {"embed": {"enabled": False}} if no_embed else {}
+        if language is not None:
+            overrides["language"] = {"code": _language_code(language)}
+        config = load_config(config_path, overrides)
         quotes = load_quotes(paths[-1], sheet=sheet)
         # Read before the (long) run so that a bad workbook or store fails at once.
         review = read_previous(previous) if previous else None

@@ -44,8 +44,13 @@ _RANGES: dict[str, tuple[float, float]] = {
     "embed.threads": (1, 256),
     "output.context_chars": (0, 100_000),
     "extract.min_words": (1, 1000),  # quoteverify extract: shortest untagged quoted phrase kept
+    "language.min_quote_words": (1, 100_000),
+    "language.min_confidence": (0.0, 1.0),
+    "language.sample_chars": (100, 100_000_000),
 }
 _CHOICES: dict[str, tuple[str, ...]] = {"index.backend": ("bm25s", "rank-bm25")}
+# Values (or list items) that must be language codes; "auto" only where detection is an option.
+_LANGUAGE_CODES = {"language.code": True, "embed.languages": False}
 # What a value of each default's type is called in an error message.
 _KINDS = {"bool": "true or false", "int": "a whole number", "float": "a number", "str": "a string"}
 
@@ -107,7 +112,18 @@ def _check(name: str, default: Any, value: Any, source: str) -> Any:
             raise ConfigError(f"{source}: '{name}' is {value!r}; it must be between {lo} and {hi}")
     if name in _CHOICES and value not in _CHOICES[name]:
         raise ConfigError(f"{source}: '{name}' is {value!r}; choose one of {', '.join(_CHOICES[name])}")
+    if name in _LANGUAGE_CODES:
+        _check_languages(name, value, source, auto=_LANGUAGE_CODES[name])
     return value
+
+
+def _check_languages(name: str, value: Any, source: str, *, auto: bool) -> None:
+    from .language import AUTO, known_codes
+
+    for code in value if isinstance(value, list) else [value]:
+        if not (isinstance(code, str) and (code in known_codes() or (auto and code == AUTO))):
+            kind = "auto or an ISO 639-1 code" if auto else "ISO 639-1 codes"
+            raise ConfigError(f"{source}: '{name}' has {code!r}; use {kind} such as de, fr, en (lower case)")
 
 
 class Config(SimpleNamespace):

@@ -11,7 +11,8 @@ conservatively by the rules.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import unicodedata
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -53,6 +54,8 @@ class Lexicon:
     elisions: tuple[str, ...]
     spelling_suffixes: tuple[tuple[str, str], ...]
     spelling_words: frozenset[frozenset[str]]
+    # A preposition and an article written as one word ("zum": zu dem, "del": de el), for rules that need them.
+    contracted_articles: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def is_negation(self, word: str) -> bool:
         """A word that negates on its own, or by its ending ("isn't") or beginning ("n'est")."""
@@ -102,14 +105,18 @@ _VOWELS = re.compile(r"[aeiouy]+")
 def _words(entry: object) -> tuple[str, ...]:
     if not isinstance(entry, str):  # YAML reads a bare no, yes, on or off as a boolean
         raise ValueError(f"lexicon entry {entry!r} is not text; put it in quotes")
-    return tuple(straight(entry).split())
+    # Tokens split at hyphens ("peut-être" is two words), so entries are split the same way.
+    return tuple(straight(entry).replace("-", " ").split())
 
 
 def straight(text: str) -> str:
-    """Lower case with every kind of apostrophe made straight, as normalized text has it."""
+    """Case-folded with every kind of apostrophe made straight, as normalized text has it.
+
+    Case folding, not lower case: normalized text spells "ß" as "ss", so "bloß" must be looked up as "bloss".
+    """
     for a in APOSTROPHES[1:]:
         text = text.replace(a, "'")
-    return text.lower()
+    return unicodedata.normalize("NFKC", text).casefold()
 
 
 def _read(path: Path) -> Lexicon:
@@ -129,8 +136,11 @@ def _read(path: Path) -> Lexicon:
         person_shifts=frozenset((straight(a), straight(b)) for a, b in data.get("person_shifts") or ()),
         contractions=contractions, irregular_contractions=irregular,
         elisions=tuple(straight(e) for e in data.get("elisions") or ()),
-        spelling_suffixes=tuple((a, b) for a, b in data.get("spelling_suffixes") or ()),
-        spelling_words=frozenset(frozenset((a, b)) for a, b in data.get("spelling_words") or ()),
+        spelling_suffixes=tuple((straight(a), straight(b)) for a, b in data.get("spelling_suffixes") or ()),
+        spelling_words=frozenset(frozenset((straight(a), straight(b)))
+                                 for a, b in data.get("spelling_words") or ()),
+        contracted_articles={straight(k): tuple(straight(w) for w in v)
+                             for k, v in (data.get("contracted_articles") or {}).items()},
     )
 
 

@@ -35,6 +35,7 @@ COLUMNS = {
     "speaker": ("speaker",),
     "finding": ("finding", "theme", "claim"),
     "finding_confidence": ("finding_confidence",),
+    "language": ("language", "lang"),
 }
 
 
@@ -245,7 +246,8 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
             finding=_cell(record.get(cols["finding"])).strip() if cols["finding"] else "",
             extra=extra, problem=problem,
             finding_confidence=_finding_confidence(record.get(cols["finding_confidence"]), source, row)
-            if cols["finding_confidence"] else None))
+            if cols["finding_confidence"] else None,
+            language=_cell(record.get(cols["language"])).strip() if cols["language"] else ""))
     return quotes, warnings
 
 

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
@@ -15,6 +15,8 @@ from .diff import compare
 from .rules import Contract
 from .embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder, cosines
 from .index import Bm25Index
+from .language import cosine_applies, with_languages
+from .lexicon import lexicon_for
 from .parallel import ordered_map
 from .load import (LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes,
                    sha256_bytes)
@@ -95,6 +97,10 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     warnings = list(loaded.warnings) + warnings
     quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
     lap("load")
+    documents_with_languages, quote_list, own_languages = with_languages(loaded.documents, quote_list,
+                                                                          config.language)
+    loaded = replace(loaded, documents=documents_with_languages)
+    lap("language")
     cache = Cache(cache_dir)
     corpus = Corpus(loaded.documents, cache=cache)
     lap("normalize")
@@ -107,8 +113,8 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     prepared: dict[int, PreparedQuote] = {}
     contracts: dict[str, Contract] = {}
 
-    def contract(k: int) -> Contract:
-        language = "en"
+    def contract(k: int, alignment: Alignment) -> Contract:
+        language = _language(own_languages[k], alignment, corpus, quote_list[k].claimed_document)
         if language not in contracts:
             contracts[language] = Contract.of(language, config.verdict)
         return contracts[language]
@@ -121,7 +127,7 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
             # Too little aligns for a quotation: compare with the passage it may paraphrase.
             target = Alignment("passage", (alignment.passage,), alignment.quote_words)
         return alignment, compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words,
-                                  contract=contract(k))
+                                  contract=contract(k, alignment))
 
     # The exact fast path first, here; what it does not settle is aligned in parallel.
     checked: dict[int, tuple[Alignment, Comparison]] = {}
@@ -137,7 +143,7 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
             rest.append(k)
         else:
             checked[k] = (exact, compare(pq, exact, corpus, splice_gap_words=config.align.splice_gap_words,
-                                         contract=contract(k)))
+                                         contract=contract(k, exact)))
     if progress:
         progress(len(checked), len(quote_list))
     if rest:
@@ -153,6 +159,11 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
 
     embed = _embedder(config, embedder, cache)
     needs = [k for k, (a, c) in enumerate(zip(alignments, comparisons)) if needs_cosine(a, c, config.verdict)]
+    # A model not trained for a quote's language scores word pieces, not meaning: no cosine for such a quote.
+    unjudged = {k for k in needs if embed is not None
+                and not cosine_applies(_language(own_languages[k], alignments[k], corpus,
+                                                 quote_list[k].claimed_document), config)}
+    needs = [k for k in needs if k not in unjudged]
     scores: dict[int, float] = {}
     if embed is not None and needs:
         values = cosines(embed, [(quote_list[k].text, comparisons[k].pieces_text) for k in needs])
@@ -160,9 +171,13 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     lap("embed")
 
     results = [
-        _result(quote, alignments[k], comparisons[k], scores.get(k), corpus, config)
+        _result(quote, alignments[k], comparisons[k], scores.get(k), corpus, config, own_languages[k])
         for k, quote in enumerate(quote_list)
     ]
+    for k in sorted(unjudged):
+        language = f"'{results[k].language}'" if results[k].language else "an unknown language"
+        results[k].reasons.append(f"meaning not compared: the embedding model is not trained for {language} "
+                                  "(embed.languages)")
     lap("classify")
     return Run(results, loaded.documents, config, embed.name if embed else None, timings, warnings, len(windows),
                quotes_sha256, tuple(quote_list))
@@ -191,7 +206,7 @@ def verify_frame(documents: Any, quotes: Any, config: Config | Mapping[str, Any]
 
 
 def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: float | None,
-            corpus: Corpus, config: Config) -> QuoteResult:
+            corpus: Corpus, config: Config, own_language: str = "") -> QuoteResult:
     claimed_known = quote.claimed_document in corpus.by_id
     source = corpus.sources[corpus.by_id[comparison.document]] if comparison.document else None
     turn, turn_speakers = None, ()
@@ -199,15 +214,18 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
         turn = source.turn_at(comparison.start)
         spans = [(a, b) for doc, a, b in comparison.pieces if doc == comparison.document]
         turn_speakers = source.turns.speakers(spans or [(comparison.start, comparison.end)])
+    language = _language(own_language, alignment, corpus, quote.claimed_document)
     verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, confidence=config.confidence,
                        claimed_known=claimed_known,
-                       speaker=turn.speaker if turn else "", turn_speakers=turn_speakers)
+                       speaker=turn.speaker if turn else "", turn_speakers=turn_speakers,
+                       language=language, has_lexicon=lexicon_for(language) is not None)
     result = QuoteResult(
         quote_id=quote.quote_id, quote=quote.text, row=quote.row, claimed_document=quote.claimed_document,
         status=verdict.status, match_type=verdict.match_type, confidence=verdict.confidence, band=verdict.band,
         reasons=list(verdict.reasons), bm25_score=_round(alignment.bm25_score),
         bm25_ratio=_round(alignment.bm25_ratio), cosine=cosine, match_ratio=comparison.match_ratio,
         extra=dict(quote.extra), finding=quote.finding, finding_confidence=quote.finding_confidence)
+    result.language = language
     if source is None:
         return result
     text = source.document.text
@@ -228,6 +246,15 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
     result.differences = [{"kind": d.kind, "quote_text": d.quote_text, "source_text": d.source_text}
                           for d in comparison.differences]
     return result
+
+
+def _language(own: str, alignment: Alignment, corpus: Corpus, claimed: str = "") -> str:
+    """The quote's own language, else that of the document it was found in (or near, or ``claimed``)."""
+    if own:
+        return own
+    found = next(iter(alignment.segments), None) or alignment.passage or alignment.nearest
+    doc = found.doc if found is not None else corpus.by_id.get(claimed)
+    return corpus.sources[doc].document.language if doc is not None else ""
 
 
 def _round(value: float | None) -> float | None:

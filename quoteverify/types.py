@@ -35,6 +35,7 @@ class Document:
     sha256: str
     encoding: str = "utf-8"
     cues: tuple[Turn, ...] = ()
+    language: str = ""  # ISO 639-1, given or detected (quoteverify.language); "" when unknown
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class Quote:
     problem: str = ""
     notes: tuple[str, ...] = ()
     finding_confidence: float | None = None  # the analyst's confidence in the finding, 0-1, if given
+    language: str = ""  # the quote table's language column, as given (quoteverify.language reads it)
 
 
 @dataclass(frozen=True)
@@ -161,6 +163,8 @@ class QuoteResult:
     line: int | None = None
     speaker: str = ""
     timestamp: str = ""
+    # ISO 639-1 code of the language the quote was checked in (its lexicon's); "" when unknown.
+    language: str = ""
     status: str = "unverified"
     match_type: str = "unlocated"
     confidence: float = 0.0

@@ -158,7 +158,37 @@ def _method(manifest: Manifest) -> str:
     else:
         text += ("Sentence embeddings were not used in this run: the verdicts rest on lexical evidence alone "
                  "and no cosine similarities were computed. ")
-    return text + "Quotes that could not be located were classed unverified."
+    return text + _languages(manifest) + "Quotes that could not be located were classed unverified."
+
+
+def _languages(manifest: Manifest) -> str:
+    settings = manifest.config.get("language")
+    if not manifest.languages or settings is None:
+        return ""  # a manifest from before languages were recorded
+    if settings["code"] == "auto":
+        text = (f"The language of each document was detected with lingua from its first {settings['sample_chars']} "
+                f"characters, and that of each quote of at least {settings['min_quote_words']} words the detector "
+                f"was at least {settings['min_confidence']:.0%} sure of from the quote itself; any other quote was "
+                "taken to be in its document's language. ")
+    else:
+        text = f"Every document and quote was taken to be in the language {settings['code']}, as set for the run. "
+    counts = [f"{_plural(v['documents'], 'document')} and {_plural(v['quotes'], 'quote')} in {code}"
+              for code, v in manifest.languages.items()]
+    text += "Languages: " + "; ".join(counts) + ". "
+    with_lexicon = [code for code, v in manifest.languages.items() if v["lexicon"] and v["quotes"]]
+    without = [code for code, v in manifest.languages.items() if not v["lexicon"] and v["quotes"]]
+    if with_lexicon:
+        text += ("The word classes the verdict rests on (negations, quantifiers, limiters, hedges and modals, "
+                 "conditions, reporting frames, fillers) came from quoteverify's lexicons for "
+                 f"{', '.join(with_lexicon)}. ")
+    if without:
+        text += (f"Quotes in {', '.join(without)} had no lexicon and were checked conservatively: no elision, "
+                 "editorial bracket or slip counted as benign for them. ")
+    if manifest.embedding.enabled:
+        trained = ", ".join(manifest.config["embed"].get("languages", ["en"]))
+        text += (f"The embedding model's cosine was used to judge meaning only for quotes in {trained}, the "
+                 "languages it was trained for. ")
+    return text
 
 
 def _results(summary: Summary, manifest: Manifest, manifest_name: str, style: _Style) -> str:

@@ -16,7 +16,7 @@ import json
 import os
 import platform
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
@@ -46,6 +46,7 @@ class InputFile:
     doc_id: str = ""    # documents only
     encoding: str = ""  # documents only
     sheet: str = ""     # quote workbooks only: the sheet read, empty for the first
+    language: str = ""  # documents only: ISO 639-1, given or detected; empty when unknown
 
 
 @dataclass(frozen=True)
@@ -98,6 +99,8 @@ class Manifest:
     summary: Summary
     environment: dict[str, Any]
     warnings: tuple[str, ...] = ()
+    # Per language ("unknown" when none was told): documents, quotes checked in it, and whether it has a lexicon.
+    languages: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         index, window = self.config["index"], self.config["window"]
@@ -111,7 +114,7 @@ class Manifest:
             "created": self.created,
             "command": self.command,
             "inputs": {"documents": [_as_dict(d, "sheet") for d in self.documents],
-                       "quotes": _as_dict(self.quotes, "doc_id", "encoding") if self.quotes else None},
+                       "quotes": _as_dict(self.quotes, "doc_id", "encoding", "language") if self.quotes else None},
             "outputs": list(self.outputs),
             "results_sha256": self.results_sha256,
             "summary": _as_dict(self.summary),
@@ -122,6 +125,7 @@ class Manifest:
             "config": self.config,
             "environment": self.environment,
             "warnings": list(self.warnings),
+            "languages": self.languages,
         }
 
     @classmethod
@@ -137,7 +141,8 @@ class Manifest:
                 documents=tuple(InputFile(**d) for d in data["inputs"]["documents"]),
                 quotes=InputFile(**quotes) if quotes else None, outputs=tuple(data["outputs"]),
                 results_sha256=data["results_sha256"], summary=Summary(**data["summary"]),
-                environment=data["environment"], warnings=tuple(data.get("warnings", ())))
+                environment=data["environment"], warnings=tuple(data.get("warnings", ())),
+                languages=data.get("languages", {}))
         except (KeyError, TypeError, AttributeError) as exc:
             raise InputError(f"{source}: not a quoteverify manifest (version {MANIFEST_VERSION}): "
                              f"{exc} is missing or malformed; give the file written by "
@@ -228,7 +233,7 @@ def build_manifest(run: Run, *, base: str | Path = ".", quotes_path: str | Path 
     base = Path(base)
     documents = tuple(
         InputFile(path=_relative(d.path, base) if d.path else "", sha256=d.sha256, doc_id=d.doc_id,
-                  encoding=d.encoding)
+                  encoding=d.encoding, language=d.language)
         for d in run.documents)
     quotes = None
     if quotes_path is not None:
@@ -241,7 +246,16 @@ def build_manifest(run: Run, *, base: str | Path = ".", quotes_path: str | Path 
         command=command, config=run.config.as_dict(), embedding=_embedding(run.embedder), windows=run.windows,
         documents=documents, quotes=quotes, outputs=tuple(_relative(o, base) for o in outputs),
         results_sha256=results_sha256(run.results), summary=summarize(run.results), environment=environment(),
-        warnings=tuple(run.warnings))
+        warnings=tuple(run.warnings), languages=_languages(run))
+
+
+def _languages(run: Run) -> dict[str, dict[str, Any]]:
+    from ..lexicon import languages
+
+    documents = Counter(d.language or "unknown" for d in run.documents)
+    quotes = Counter(r.language or "unknown" for r in run.results)
+    return {code: {"documents": documents[code], "quotes": quotes[code], "lexicon": code in languages()}
+            for code in sorted(set(documents) | set(quotes))}
 
 
 def manifest_bytes(manifest: Manifest) -> bytes:

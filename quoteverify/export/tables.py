@@ -15,8 +15,8 @@ from ..types import QuoteResult
 
 # Columns of CSV and DataFrames, in this order; lists are JSON-encoded in CSV.
 COLUMNS = ("quote_id", "row", "status", "match_type", "confidence", "band", "quote", "claimed_document",
-           "document", "start", "end", "line", "speaker", "timestamp", "matched_text", "context_before",
-           "context_after", "reasons", "differences", "bm25_score", "bm25_ratio", "cosine", "match_ratio",
+           "document", "start", "end", "line", "speaker", "timestamp", "language", "matched_text",
+           "context_before", "context_after", "reasons", "differences", "bm25_score", "bm25_ratio", "cosine", "match_ratio",
            "suggestion", "document_sha256", "finding", "finding_confidence", "decision", "reviewer_note")
 
 
