@@ -404,8 +404,16 @@ class _Differ:
         for w in qw:  # the quote's own words beside the bracket are not replaced by it
             replaced.remove(w)
         reach = self.contract.bracket_context_words
-        context = frozenset(src.tokens.words[max(0, at - reach):at])
-        test = bracket(self.contract, inserted, replaced, context)
+        # What the text before names, and who is speaking: "I [Maria Lopez]" names the turn's speaker.
+        context = set(src.tokens.words[max(0, at - reach):at])
+        if at < len(src.tokens):
+            turn = src.turn_at(src.span(at, at + 1)[0])
+            if turn is not None:
+                context.update(straight(w) for w in WORD.findall(turn.speaker.casefold()))
+        mark = next(t for t in q if t.kind == "editorial")
+        before = list(WORD.finditer(self.pq.norm.text, 0, mark.lo))
+        test = bracket(self.contract, inserted, replaced, frozenset(context),
+                       after=before[-1].group() if before else "")
         if test.reason:
             self.bracket_reasons.append(test.reason)
         return test.kind

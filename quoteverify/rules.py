@@ -90,16 +90,18 @@ class BracketTest:
 
 
 def bracket(contract: Contract, inserted: Sequence[str], replaced: Sequence[str],
-            context: frozenset[str]) -> BracketTest:
+            context: frozenset[str], *, after: str = "") -> BracketTest:
     """An editorial bracket against the source words it replaces.
 
     Benign: the same words (a case change, ``[T]he``); an insertion that
-    replaces nothing, adds no word that carries meaning (negation, quantifier,
-    limiter, hedge, condition, reporting frame) and names nothing the text
-    just before (``context``) does not; a pronoun put for a name or noun
+    replaces nothing and adds no word that carries meaning (negation,
+    quantifier, limiter, hedge, condition, reporting frame: numbers are the
+    caller's), either glossing the pronoun it follows (``after``) or naming
+    only what the text before names; a pronoun put for a name or noun
     phrase (``[her]`` for *Dr. Okafor*), or the speaker's pronoun shifted to
     the third person (``[she]`` for *I*); or a noun phrase put for a pronoun
-    or determiner whose every content word occurs in the text just before.
+    or determiner whose every content word occurs in the text just before
+    (``context``, with the turn's speaker label).
     Anything else changes what the speaker said.
     """
     if list(inserted) == list(replaced) or "".join(inserted) == "".join(replaced):
@@ -113,7 +115,9 @@ def bracket(contract: Contract, inserted: Sequence[str], replaced: Sequence[str]
     if added:
         return BracketTest("word", f"the bracket adds {', '.join(repr(w) for w in added)}")
     if not replaced:
-        return _names_only_what_came_before(contract, list(inserted), context)
+        if after in lexicon.pronouns:
+            return BracketTest("editorial", "")  # "we [the members]": a gloss of the referent, the words stand
+        return _names_only_what_came_before(contract, list(inserted), context)  # "24 [cancelled] contracts"
     covered = {w for reading in contraction_readings(lexicon, replaced) for w in reading}
     standing = [w for w in replaced if w not in inserted]
     new = [w for w in inserted if w not in replaced and w not in covered]
