@@ -54,12 +54,12 @@ def _documents(documents: Any) -> LoadedDocuments:
     return load_documents(items)
 
 
-def _quotes(quotes: Any) -> tuple[list[Quote], list[str], str]:
+def _quotes(quotes: Any, columns: Mapping[str, str]) -> tuple[list[Quote], list[str], str]:
     if isinstance(quotes, (str, Path)):
-        quotes = load_quotes(quotes)
+        quotes = load_quotes(quotes, columns=columns)
     if isinstance(quotes, LoadedQuotes):
         return list(quotes.quotes), list(quotes.warnings), quotes.sha256
-    return coerce_quotes(quotes), [], ""
+    return coerce_quotes(quotes, columns=columns), [], ""
 
 
 def _embedder(config: Config, embedder: Embedder | None, cache: Cache) -> Embedder | None:
@@ -90,7 +90,7 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
         clock = now
 
     loaded = _documents(documents)
-    quote_list, warnings, quotes_sha256 = _quotes(quotes)
+    quote_list, warnings, quotes_sha256 = _quotes(quotes, vars(config.columns))
     warnings = list(loaded.warnings) + warnings
     quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
     lap("load")
@@ -164,9 +164,10 @@ def verify(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str
     """Verify quotes against documents.
 
     documents: folder or file paths, ``Document`` objects, or a mapping id -> text.
-    quotes: a quote table path (or what ``load_quotes`` read from one), or a list
-    of strings, dicts (``quote``, ``quote_id``, ``document`` ...) or ``Quote``
-    objects. config: a Config, a YAML path, or a mapping of overrides such as
+    quotes: a quote table path (or what ``load_quotes`` read from one), a pandas
+    DataFrame (one quote per row, its columns found as in a quote table), or a
+    list of strings, dicts (``quote``, ``quote_id``, ``document`` ...) or
+    ``Quote`` objects; the config's ``columns:`` block names other columns. config: a Config, a YAML path, or a mapping of overrides such as
     ``{"embed": {"enabled": False}}``. cache_dir: as for run().
     """
     return run(documents, quotes, config, embedder=embedder, progress=progress, cache_dir=cache_dir).results
@@ -174,7 +175,10 @@ def verify(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str
 
 def verify_frame(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None,
                  **kwargs: Any):
-    """verify() as a pandas DataFrame, one row per quote in input order."""
+    """verify() as a pandas DataFrame, one row per quote in input order.
+
+    ``row``, ``start``, ``end`` and ``line`` are nullable integers (Int64): an
+    unlocated quote has <NA> there, and located ones stay integers."""
     from .export.tables import to_frame
 
     return to_frame(verify(documents, quotes, config, **kwargs))

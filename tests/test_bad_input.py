@@ -145,8 +145,8 @@ ERRORS = [
     # quote tables
     ("no-quote-column", {"passages.csv": "ID,Passage,Document\n1,We lost 15 volunteers.,interview-01\n"},
      ["{t}/docs", "{t}/passages.csv"],
-     "{t}/passages.csv: no quote column (looked for quote, text, quotation); "
-     "found columns: 'ID', 'Passage', 'Document'"),
+     "{t}/passages.csv: no quote column (looked for quote, text, quotation, quote_text, content); "
+     "found columns: 'ID', 'Passage', 'Document'; name it with --quote-col"),
     ("empty-quote-table", {"empty.csv": "\n\n"}, ["{t}/docs", "{t}/empty.csv"],
      "{t}/empty.csv: empty quote table; it needs a header row with a 'quote' column"),
     ("no-such-quote-table", {}, ["{t}/docs", "{t}/nope.csv"], "{t}/nope.csv: no such quote table"),
@@ -163,7 +163,7 @@ ERRORS = [
      "{t}/quotes.xlsx: no sheet named 'Sheet1'; sheets: Notes, Quotes"),
     ("xlsx-first-sheet-has-no-quotes", {"quotes.xlsx": workbook(NOTES_SHEET, QUOTES_SHEET)},
      ["{t}/docs", "{t}/quotes.xlsx"],
-     "{t}/quotes.xlsx: sheet 'Notes' has no quote column (looked for quote, text, quotation; "
+     "{t}/quotes.xlsx: sheet 'Notes' has no quote column (looked for quote, text, quotation, quote_text, content; "
      "found 'Coded by A. and B., March'); other sheets: 'Quotes'; choose one with --sheet"),
     ("xlsx-chart-sheet", {"quotes.xlsx": workbook(QUOTES_SHEET, chart="Chart")},
      ["{t}/docs", "{t}/quotes.xlsx", "--sheet", "Chart"],

@@ -307,5 +307,6 @@ def rerun(manifest: Manifest, *, base: str | Path, embedder: Embedder | None = N
     except ConfigError as exc:
         raise ConfigError(f"the manifest's config does not fit quoteverify as installed ({exc}); "
                           f"install quoteverify {manifest.tool_version}, which wrote it") from None
-    quotes = load_quotes(base / manifest.quotes.path, sheet=manifest.quotes.sheet or None)
+    quotes = load_quotes(base / manifest.quotes.path, sheet=manifest.quotes.sheet or None,
+                         columns=vars(config.columns))
     return run([base / d.path for d in manifest.documents], quotes, config, embedder=embedder, progress=progress)
