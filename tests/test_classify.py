@@ -52,7 +52,7 @@ RULES = [
                  ("review", "paraphrase", ["wording differs: quote says 'classes', source says 'sessions'"]),
                  id="word"),
     pytest.param((("splice", "the second piece", "interview-02 line 2, while the piece before is in interview-01 "
-                                                 "at 433"),),
+                                                 "line 8"),),
                  ("review", "spliced", ["spliced: 'the second piece' is from interview-02 line 2, while the piece "
                                         "before is in interview-01 line 8"]), id="splice"),
     pytest.param((("order", "the second piece", "interview-02 line 2, before the piece quoted ahead of it (line 4)"),),
