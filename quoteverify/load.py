@@ -25,6 +25,7 @@ from typing import Any, Iterable, Mapping
 from .errors import InputError
 from .formats import BINARY_SUFFIXES, LINE_BREAK, extract
 from .formats import SUFFIXES as DOCUMENT_SUFFIXES
+from .turns import label_of
 from .types import Document, Quote
 
 QUOTE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".jsonl", ".txt")
@@ -121,16 +122,31 @@ def _decode(path: Path, data: bytes, warnings: list[str]) -> tuple[str, str]:
     return text, "cp1252"
 
 
-def _document_files(paths: Iterable[str | Path]) -> list[Path]:
+# Files in a documents folder that are not read and not worth a warning: quote tables kept beside the
+# transcripts, and projects.
+_QUIET_SUFFIXES = QUOTE_SUFFIXES + (".json", ".yaml", ".yml", ".qdpx")
+SKIPPED_SHOWN = 10
+
+
+def _document_files(paths: Iterable[str | Path], warnings: list[str] | None = None) -> list[Path]:
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
             # "~$name.docx" is the lock file Word keeps beside a document it has open; hidden files and
             # folders (".git", macOS's "._name.txt" resource forks) are no one's documents either.
-            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in DOCUMENT_SUFFIXES
-                           and not p.name.startswith("~$")
-                           and not any(part.startswith(".") for part in p.relative_to(path).parts))
+            candidates = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("~$")
+                                and not any(part.startswith(".") for part in p.relative_to(path).parts))
+            found = [p for p in candidates if p.suffix.lower() in DOCUMENT_SUFFIXES]
+            # A transcript saved as .rtf or .odt would otherwise be missing from the search without a word.
+            # (A file without an extension, a README or LICENSE, is no one's transcript.)
+            skipped = [p.relative_to(path).as_posix() for p in candidates
+                       if p.suffix and p.suffix.lower() not in DOCUMENT_SUFFIXES + _QUIET_SUFFIXES]
+            if skipped and warnings is not None:
+                more = f" and {len(skipped) - SKIPPED_SHOWN} more" if len(skipped) > SKIPPED_SHOWN else ""
+                warnings.append(f"{path}: {len(skipped)} file(s) not read, as quoteverify reads only "
+                                f"{', '.join(DOCUMENT_SUFFIXES)}: {', '.join(skipped[:SKIPPED_SHOWN])}{more}; "
+                                "save them as .docx or .txt to check quotes against them")
             if not found:
                 raise InputError(f"{path}: no {'/'.join(DOCUMENT_SUFFIXES)} documents in this folder")
             files.extend(found)
@@ -149,7 +165,7 @@ def load_documents(paths: Iterable[str | Path]) -> LoadedDocuments:
     warnings: list[str] = []
     documents: list[Document] = []
     seen: dict[str, Path] = {}
-    files = _document_files(paths)
+    files = _document_files(paths, warnings)
     if not files:
         raise InputError(f"no documents given; give files or folders of {', '.join(DOCUMENT_SUFFIXES)} documents")
     for path in files:
@@ -317,9 +333,11 @@ def _csv_records(path: Path, text: str
             if candidate in first:
                 delimiter = candidate
                 break
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    # strict: an unclosed double quote is an error, not a cell that swallows the rows after it.
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     records = []
     problems: dict[int, str] = {}
+    row, line = 0, 0  # the last record read, and the line it ended on
     try:
         # The header is the first row that is not blank.
         header_row, header = next(((n, values) for n, values in enumerate(reader, start=1)
@@ -329,7 +347,9 @@ def _csv_records(path: Path, text: str
         header = _column_names(header)
         # A spreadsheet shows one row per record, however many lines its quoted
         # cells span, so rows are counted by record, not by line.
+        row, line = header_row, reader.line_num
         for row, values in enumerate(reader, start=header_row + 1):
+            line = reader.line_num
             if not any(values):  # a blank line, or a row of empty cells: no quote at all
                 continue
             if any(v.strip() for v in values[len(header):]):
@@ -339,6 +359,10 @@ def _csv_records(path: Path, text: str
                                  f"a cell holding {delimiter!r} must be in double quotes")
             records.append((row, dict(zip(header, values))))
     except csv.Error as exc:
+        if '"' in str(exc) or "end of data" in str(exc):
+            raise InputError(f"{path}: row {row + 1} (line {line + 1}): a double-quoted cell is not closed where "
+                             "it should be, so the rows after it would run together; close its \" (a \" inside "
+                             "a quoted cell is written \"\")") from None
         raise InputError(f"{path}: line {reader.line_num}: not readable as CSV ({exc})") from None
     warnings = []
     if problems:
@@ -453,6 +477,26 @@ def _jsonl_records(path: Path, text: str) -> tuple[list[str], list[tuple[int, di
     return header, records
 
 
+def _has_quote_column(text: str, columns: Mapping[str, str] | None) -> bool:
+    """Whether the first line of a CSV names a quote column, whatever its delimiter and quoting."""
+    if (columns or {}).get("quote"):
+        return True
+    first = LINE_BREAK.split(text.lstrip("\r\n"), 1)[0]
+    return _find_column([cell.strip().strip('"') for cell in re.split(r"[,;\t|]", first)], "quote") is not None
+
+
+def _transcript_reason(text: str, *, header_found: bool) -> str | None:
+    """Why a would-be quote table reads as a transcript (the quote table forgotten on the command line,
+    so the last transcript took its place), or None."""
+    lines = [line for line in LINE_BREAK.split(text) if line.strip()][:500]
+    labelled = sum(1 for line in lines if label_of(line) is not None)
+    if len(lines) >= 2 and labelled >= max(2, len(lines) / 2):
+        return f"speaker labels open {labelled} of its {len(lines)} lines"
+    if not header_found and lines and len(lines[0].split()) >= 6:
+        return "its first line is a sentence, not column names"
+    return None
+
+
 def load_quotes(path: str | Path, *, sheet: str | None = None,
                 columns: Mapping[str, str] | None = None) -> LoadedQuotes:
     """Read a quote table; column names are matched case-insensitively.
@@ -482,6 +526,10 @@ def load_quotes(path: str | Path, *, sheet: str | None = None,
     else:
         text, _ = _decode(path, data, warnings)
         text = text.removeprefix("\ufeff")
+        if suffix == ".txt" or (suffix in (".csv", ".tsv") and not _has_quote_column(text, columns)):
+            if (reason := _transcript_reason(text, header_found=suffix == ".txt")) is not None:
+                raise InputError(f"{path}: looks like a transcript ({reason}), not a quote table; give the quote "
+                                 "table last: quoteverify verify DOCS... QUOTES")
         if suffix in (".csv", ".tsv"):
             header, records, problems, more = _csv_records(path, text)
             warnings += more

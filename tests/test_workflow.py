@@ -202,3 +202,73 @@ def test_no_loading_bar_when_stderr_is_not_a_terminal() -> None:
     assert done.stdout == "(1, 384)\n", done.stderr
     assert "Loading weights" not in done.stderr
     assert "%|" not in done.stderr  # no tqdm bar of any kind
+
+
+# --- input checks -----------------------------------------------------------------------------------
+
+
+def test_unclosed_double_quote_names_the_row(corpus_dir: Path, tmp_path: Path) -> None:
+    rows = [f'q{k},"Quote number {k}, with a comma",interview-01' for k in range(1, 20)]
+    rows[5] = 'q6,"Quote number 6, never closed,interview-01'
+    table = write(tmp_path / "q.csv", "id,quote,document\n" + "\n".join(rows) + "\n")
+    result = invoke(corpus_dir, table)
+    assert result.exit_code == 2
+    assert result.stderr == (f"Error: {table}: row 7 (line 7): a double-quoted cell is not closed where it should "
+                             "be, so the rows after it would run together; close its \" (a \" inside a quoted "
+                             "cell is written \"\")\n")
+
+
+def test_unclosed_double_quote_in_the_last_row(tmp_path: Path) -> None:
+    table = write(tmp_path / "q.csv", f'quote\n"{MARIA}"\n\n"{JAMES}\n')
+    with pytest.raises(InputError) as error:
+        load_quotes(table)
+    assert str(error.value).startswith(f"{table}: row 4 (line 4): a double-quoted cell is not closed")
+
+
+def test_a_quoted_cell_over_lines_is_fine(tmp_path: Path) -> None:
+    table = write(tmp_path / "q.csv", f'id,quote\na,"{MARIA}\nand ""more"" of it"\nb,{JAMES}\n')
+    assert [(q.row, q.quote_id, q.text) for q in load_quotes(table).quotes] == [
+        (2, "a", f'{MARIA}\nand "more" of it'), (3, "b", JAMES)]
+
+
+def test_unreadable_files_in_a_folder_are_one_warning(corpus_dir: Path, tmp_path: Path) -> None:
+    for name in ("interview-04.rtf", "interview-05.doc", "focus/group-1.odt"):
+        (corpus_dir / name).parent.mkdir(exist_ok=True)
+        (corpus_dir / name).write_bytes(b"{\\rtf1 not read}")
+    (corpus_dir / "quotes-draft.csv").write_text("quote\n", encoding="utf-8")  # a table beside them: no warning
+    table = write(tmp_path / "q.csv", f"quote\n{MARIA}\n")
+    result = invoke(corpus_dir, table)
+    assert result.exit_code == 0
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("Warning")]
+    assert warnings == [f"Warning: {corpus_dir}: 3 file(s) not read, as quoteverify reads only .txt, .md, .vtt, "
+                        ".srt, .docx, .pdf: focus/group-1.odt, interview-04.rtf, interview-05.doc; save them as "
+                        ".docx or .txt to check quotes against them"]
+
+
+@pytest.mark.parametrize(("name", "reason"), [
+    ("interview-03.txt", "speaker labels open 4 of its 6 lines"),
+    ("interview-03.csv", "speaker labels open 4 of its 6 lines"),
+])
+def test_a_transcript_given_as_the_quote_table_is_an_error(corpus_dir: Path, tmp_path: Path, name: str,
+                                                           reason: str) -> None:
+    """The quote table forgotten: the last transcript would be read as one quote per line."""
+    last = tmp_path / name
+    last.write_bytes((corpus_dir / "interview-03.txt").read_bytes())
+    result = invoke(corpus_dir / "interview-01.txt", last)
+    assert result.exit_code == 2
+    assert result.stderr == (f"Error: {last}: looks like a transcript ({reason}), not a quote table; give the "
+                             "quote table last: quoteverify verify DOCS... QUOTES\n")
+
+
+def test_prose_without_labels_as_a_csv_is_an_error(tmp_path: Path) -> None:
+    table = write(tmp_path / "notes.csv", "We went to the clinic in March and nobody was there.\nThen we left.\n")
+    with pytest.raises(InputError) as error:
+        load_quotes(table)
+    assert str(error.value) == (f"{table}: looks like a transcript (its first line is a sentence, not column "
+                                "names), not a quote table; give the quote table last: quoteverify verify "
+                                "DOCS... QUOTES")
+
+
+def test_a_list_of_quotes_in_txt_is_still_a_quote_table(tmp_path: Path) -> None:
+    table = write(tmp_path / "q.txt", f"{MARIA}\n{JAMES}\nNote: one line with a label is fine.\n")
+    assert len(load_quotes(table).quotes) == 3
