@@ -200,7 +200,8 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
         status=verdict.status, match_type=verdict.match_type, confidence=verdict.confidence, band=verdict.band,
         reasons=list(verdict.reasons), bm25_score=_round(alignment.bm25_score),
         bm25_ratio=_round(alignment.bm25_ratio), cosine=cosine, match_ratio=comparison.match_ratio,
-        extra=dict(quote.extra), finding=quote.finding, finding_confidence=quote.finding_confidence)
+        extra=dict(quote.extra), finding=quote.finding, finding_confidence=quote.finding_confidence,
+        claimed_speaker=quote.speaker)
     if source is None:
         return result
     text = source.document.text

@@ -165,6 +165,7 @@ class QuoteResult:
     # The finding the quote is cited for and its stated confidence, as the quote table gives them (see findings).
     finding: str = ""
     finding_confidence: float | None = None
+    claimed_speaker: str = ""  # the speaker the quote table names, or empty
     # The reviewer's verdict from a triage workbook (see quoteverify.review); empty until reviewed.
     # Kept last, so the reviewer's columns end every output.
     decision: str = ""

@@ -272,3 +272,28 @@ def test_prose_without_labels_as_a_csv_is_an_error(tmp_path: Path) -> None:
 def test_a_list_of_quotes_in_txt_is_still_a_quote_table(tmp_path: Path) -> None:
     table = write(tmp_path / "q.txt", f"{MARIA}\n{JAMES}\nNote: one line with a label is fine.\n")
     assert len(load_quotes(table).quotes) == 3
+
+
+# --- the workbook -----------------------------------------------------------------------------------
+
+
+def test_workbook_shows_claims_context_and_own_columns(corpus_dir: Path, tmp_path: Path) -> None:
+    import openpyxl
+
+    from quoteverify.review import read_review
+
+    table = write(tmp_path / "q.csv", "quote_id,quote,speaker,document,context,coder,status\n"
+                  f"q1,{MARIA},James,interview-01.txt,line 12: as one manager put it [quote] and so,AB,draft\n")
+    out = tmp_path / "r.xlsx"
+    result = invoke(corpus_dir, table, "-o", out)
+    assert result.exit_code == 0, result.output
+    sheet = openpyxl.load_workbook(out)["Quotes"]
+    header = [c.value for c in sheet[1]]
+    assert header[-5:] == ["decision", "reviewer_note", "fingerprint", "coder", "input_status"]
+    row = dict(zip(header, [c.value for c in sheet[2]]))
+    assert (row["claimed_document"], row["claimed_speaker"], row["speaker"]) == ("interview-01", "James", "Maria")
+    assert row["manuscript_context"] == "line 12: as one manager put it [quote] and so"
+    assert (row["coder"], row["input_status"], row["status"]) == ("AB", "draft", "review")
+    assert row["reasons"] == "said by Maria, not by claimed James"
+    # The reviewer's columns are still found by name.
+    assert [q.quote_id for q in read_review(out).quotes] == ["q1"]

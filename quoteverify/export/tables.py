@@ -17,7 +17,8 @@ from ..types import QuoteResult
 COLUMNS = ("quote_id", "row", "status", "match_type", "confidence", "band", "quote", "claimed_document",
            "document", "start", "end", "line", "speaker", "timestamp", "matched_text", "context_before",
            "context_after", "reasons", "differences", "bm25_score", "bm25_ratio", "cosine", "match_ratio",
-           "suggestion", "document_sha256", "finding", "finding_confidence", "decision", "reviewer_note")
+           "suggestion", "document_sha256", "finding", "finding_confidence", "claimed_speaker", "decision",
+           "reviewer_note")
 
 
 def _flat(result: QuoteResult) -> dict[str, Any]:
