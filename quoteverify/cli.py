@@ -205,6 +205,8 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
     from .pipeline import run
     from .review import carry_decisions, read_previous
 
+    if len(paths) == 1 and paths[0].suffix.lower() == ".qdpx":
+        paths = (paths[0], paths[0])  # a QDA project's coded segments, checked against its own sources
     if len(paths) < 2:
         _fail("give the documents (files or folders) and then the quote table, "
               "e.g. quoteverify verify transcripts/ quotes.csv -o results.xlsx")
@@ -230,6 +232,8 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
         # not the speaker's would otherwise pass silently).
         if quotes.used and not quiet and (overrides.get("columns") or quotes.unread_columns):
             click.echo(quotes.describe_columns(), err=True)
+        if quotes.info and not quiet:
+            click.echo(quotes.info, err=True)
         # Read before the (long) run so that a bad workbook or store fails at once.
         review = read_previous(previous) if previous else None
         for path, suffixes in ((findings_path, FINDINGS_FORMATS), (report_path, REPORT_FORMATS),

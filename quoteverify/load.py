@@ -28,7 +28,8 @@ from .formats import SUFFIXES as DOCUMENT_SUFFIXES
 from .turns import label_of
 from .types import Document, Quote
 
-QUOTE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".jsonl", ".txt")
+QUOTE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".jsonl", ".txt", ".qdpx")
+PROJECT_SUFFIX = ".qdpx"  # a REFI-QDA project: documents and quotes both (see quoteverify.qdpx)
 COLUMNS = {
     "quote": ("quote", "text", "quotation", "quote_text", "content"),
     "quote_id": ("quote_id", "id", "qid"),
@@ -55,6 +56,7 @@ class LoadedQuotes:
     sha256: str
     warnings: tuple[str, ...] = ()
     used: tuple[tuple[str, str | None], ...] = ()  # (field, the table's column read for it, or None)
+    info: str = ""  # how the table was read, for the user (a QDA project's position convention)
 
     @property
     def unread_columns(self) -> tuple[str, ...]:
@@ -151,9 +153,9 @@ def _document_files(paths: Iterable[str | Path], warnings: list[str] | None = No
                 raise InputError(f"{path}: no {'/'.join(DOCUMENT_SUFFIXES)} documents in this folder")
             files.extend(found)
         elif path.is_file():
-            if path.suffix.lower() not in DOCUMENT_SUFFIXES:
+            if path.suffix.lower() not in DOCUMENT_SUFFIXES + (PROJECT_SUFFIX,):
                 raise InputError(f"{path}: unsupported document type '{path.suffix}'; "
-                                 f"use {', '.join(DOCUMENT_SUFFIXES)}")
+                                 f"use {', '.join(DOCUMENT_SUFFIXES + (PROJECT_SUFFIX,))}")
             files.append(path)
         else:
             raise InputError(f"{path}: no such file or folder")
@@ -169,6 +171,18 @@ def load_documents(paths: Iterable[str | Path]) -> LoadedDocuments:
     if not files:
         raise InputError(f"no documents given; give files or folders of {', '.join(DOCUMENT_SUFFIXES)} documents")
     for path in files:
+        if path.suffix.lower() == PROJECT_SUFFIX:
+            from .qdpx import read_qdpx
+
+            project = read_qdpx(path)
+            warnings.extend(project.warnings)
+            for document in project.documents:
+                if document.doc_id in seen:
+                    raise InputError(f"{path}: source '{document.doc_id}' has the id of {seen[document.doc_id]} "
+                                     "too; rename one of them")
+                seen[document.doc_id] = path
+                documents.append(document)
+            continue
         doc_id = path.stem
         if doc_id in seen:
             raise InputError(f"{path}: document id '{doc_id}' is also the id of {seen[doc_id]}; "
@@ -517,6 +531,12 @@ def load_quotes(path: str | Path, *, sheet: str | None = None,
         raise InputError(f"{path}: no such quote table") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
+    if suffix == PROJECT_SUFFIX:
+        from .qdpx import read_qdpx
+
+        project = read_qdpx(path)
+        return LoadedQuotes(project.quotes, ("qda_guid", "codes", "memo"), sha256_bytes(data),
+                            project.warnings, info=project.convention)
     if sheet is not None and suffix != ".xlsx":
         raise InputError(f"{path}: --sheet '{sheet}' is for .xlsx quote tables; leave it out for a {suffix} file")
     warnings: list[str] = []

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
@@ -188,6 +188,15 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
             corpus: Corpus, config: Config) -> QuoteResult:
     claimed_known = quote.claimed_document in corpus.by_id
     source = corpus.sources[corpus.by_id[comparison.document]] if comparison.document else None
+    coded_elsewhere = ""
+    if quote.at is not None and source is not None and comparison.document == quote.claimed_document:
+        a, b, line = quote.at
+        if (comparison.start, comparison.end) != (a, b):
+            if source.document.text[a:b] == comparison.matched_text:
+                # The same words stand twice in the source: the project's place is the one to report.
+                comparison = replace(comparison, start=a, end=b, pieces=((comparison.document, a, b),))
+            else:
+                coded_elsewhere = f"not where the QDA project codes it (line {line} of the project's copy)"
     turn, turn_speakers = None, ()
     if source is not None:
         turn = source.turn_at(comparison.start)
@@ -195,6 +204,8 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
         turn_speakers = source.turns.speakers(spans or [(comparison.start, comparison.end)])
     verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, claimed_known=claimed_known,
                        speaker=turn.speaker if turn else "", turn_speakers=turn_speakers)
+    if coded_elsewhere:
+        verdict = replace(verdict, reasons=(*verdict.reasons, coded_elsewhere))
     result = QuoteResult(
         quote_id=quote.quote_id, quote=quote.text, row=quote.row, claimed_document=quote.claimed_document,
         status=verdict.status, match_type=verdict.match_type, confidence=verdict.confidence, band=verdict.band,

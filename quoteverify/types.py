@@ -56,6 +56,8 @@ class Quote:
     problem: str = ""
     notes: tuple[str, ...] = ()
     finding_confidence: float | None = None  # the analyst's confidence in the finding, 0-1, if given
+    # Where a QDA project codes it: (start, end) in the claimed document's text, and the line there.
+    at: tuple[int, int, int] | None = None
 
 
 @dataclass(frozen=True)

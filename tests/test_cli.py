@@ -153,7 +153,7 @@ def bad_input(tmp_path: Path, corpus_dir: Path, quotes_csv: Path, case: str) -> 
         path = tmp_path / "quotes.pdf"
         path.write_bytes(b"%PDF-1.4")
         return ([corpus_dir, path],
-                f"Error: {path}: unsupported quote table type '.pdf'; use .csv, .tsv, .xlsx, .jsonl, .txt")
+                f"Error: {path}: unsupported quote table type '.pdf'; use .csv, .tsv, .xlsx, .jsonl, .txt, .qdpx")
     if case == "output-folder-missing":
         out = tmp_path / "no-such-folder" / "results.jsonl"
         return ([corpus_dir, quotes_csv, "-o", out],

@@ -144,7 +144,7 @@ def test_missing_quote_column(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("name", "content", "message"), [
     ("quotes.csv", "", "{path}: empty quote table; it needs a header row with a 'quote' column"),
-    ("quotes.pdf", "x", "{path}: unsupported quote table type '.pdf'; use .csv, .tsv, .xlsx, .jsonl, .txt"),
+    ("quotes.pdf", "x", "{path}: unsupported quote table type '.pdf'; use .csv, .tsv, .xlsx, .jsonl, .txt, .qdpx"),
     ("quotes.jsonl", '{"quote": "a"}\n{"quote": \n',
      "{path}: line 2: not valid JSON (Expecting value); one JSON object per line"),
     ("quotes.jsonl", '["a list"]\n', "{path}: line 1: expected a JSON object with a 'quote' field"),
@@ -255,7 +255,7 @@ def test_empty_document_is_skipped(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("setup", "message"), [
     (lambda p: write(p / "blank.txt", "\n"), "no usable documents: every document given is empty"),
     (lambda p: write(p / "quotes.csv", "quote\n"),
-     "{path}: unsupported document type '.csv'; use " + ", ".join(DOCUMENT_SUFFIXES)),
+     "{path}: unsupported document type '.csv'; use " + ", ".join(DOCUMENT_SUFFIXES) + ", .qdpx"),
     (lambda p: p / "nowhere", "{path}: no such file or folder"),
 ])
 def test_bad_documents(tmp_path: Path, setup, message: str) -> None:
