@@ -247,7 +247,8 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
         if review is not None:
             carried = carry_decisions(result.results, review)
             result.results = carried.results
-            click.echo(carried.summary(previous), err=True)
+            if not quiet:
+                click.echo(carried.summary(previous), err=True)
         _write_outputs(result, outputs)
         if manifest_path is not None:
             write_manifest(manifest_path, result, quotes_path=paths[-1], sheet=sheet, outputs=outputs,
@@ -257,7 +258,8 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
         if store is not None:
             with store:
                 run_id = store.record(result, time=checked_at)
-            click.echo(f"Recorded as run {run_id} in {store.location}", err=True)
+            if not quiet:
+                click.echo(f"Recorded as run {run_id} in {store.location}", err=True)
     except QuoteverifyError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:

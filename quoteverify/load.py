@@ -548,8 +548,10 @@ def load_quotes(path: str | Path, *, sheet: str | None = None,
         text = text.removeprefix("\ufeff")
         if suffix == ".txt" or (suffix in (".csv", ".tsv") and not _has_quote_column(text, columns)):
             if (reason := _transcript_reason(text, header_found=suffix == ".txt")) is not None:
+                hint = "; a list of quotes that open with speaker labels goes in a CSV with a quote column" if (
+                    suffix == ".txt") else ""
                 raise InputError(f"{path}: looks like a transcript ({reason}), not a quote table; give the quote "
-                                 "table last: quoteverify verify DOCS... QUOTES")
+                                 f"table last: quoteverify verify DOCS... QUOTES{hint}")
         if suffix in (".csv", ".tsv"):
             header, records, problems, more = _csv_records(path, text)
             warnings += more

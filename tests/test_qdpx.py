@@ -284,3 +284,24 @@ def test_taguette_xlsx_export(tmp_path: Path) -> None:
     quote = load_quotes(tmp_path / "h.xlsx").quotes[0]
     assert (quote.quote_id, quote.text, quote.claimed_document, quote.finding) == (
         "3", "We lost 15 volunteers", "interview-01", "funding")
+
+
+def test_a_project_run_can_be_rerun(tmp_path: Path) -> None:
+    path, texts, _ = project(tmp_path, NVIVO, sentences=6)
+    manifest, out = tmp_path / "run.json", tmp_path / "r.jsonl"
+    runner = CliRunner()
+    first = runner.invoke(main, ["verify", str(path), "--no-embed", "--no-cache", "--manifest", str(manifest),
+                                 "-o", str(out)])
+    assert first.exit_code == 0, first.output
+    again = runner.invoke(main, ["rerun", str(manifest), "-o", str(tmp_path / "again.jsonl")])
+    assert again.exit_code == 0, again.output
+    assert again.stderr.splitlines()[-1] == "Results are identical to the recorded run."
+    # A source changed inside the project is named.
+    changed = {**texts, "interview-02": texts["interview-02"].replace("Interviewer", "Interviewee", 1)}
+    segments = [("interview-01", 0, 11, "c", "")]
+    make_qdpx(path, changed, segments)
+    again = runner.invoke(main, ["rerun", str(manifest), "-o", str(tmp_path / "again.jsonl")])
+    assert again.exit_code == 2
+    assert [line.split(":")[0] for line in again.stderr.splitlines()[:2]] == [
+        "Changed", "Changed"]
+    assert "study.qdpx!interview-02.txt: sha256 changed" in again.stderr

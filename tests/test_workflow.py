@@ -246,8 +246,11 @@ def test_unreadable_files_in_a_folder_are_one_warning(corpus_dir: Path, tmp_path
 
 
 @pytest.mark.parametrize(("name", "reason"), [
-    ("interview-03.txt", "speaker labels open 4 of its 6 lines"),
-    ("interview-03.csv", "speaker labels open 4 of its 6 lines"),
+    ("interview-03.txt", "speaker labels open 4 of its 6 lines), not a quote table; give the quote table last: "
+                         "quoteverify verify DOCS... QUOTES; a list of quotes that open with speaker labels goes in a "
+                         "CSV with a quote column"),
+    ("interview-03.csv", "speaker labels open 4 of its 6 lines), not a quote table; give the quote table last: "
+                         "quoteverify verify DOCS... QUOTES"),
 ])
 def test_a_transcript_given_as_the_quote_table_is_an_error(corpus_dir: Path, tmp_path: Path, name: str,
                                                            reason: str) -> None:
@@ -256,8 +259,7 @@ def test_a_transcript_given_as_the_quote_table_is_an_error(corpus_dir: Path, tmp
     last.write_bytes((corpus_dir / "interview-03.txt").read_bytes())
     result = invoke(corpus_dir / "interview-01.txt", last)
     assert result.exit_code == 2
-    assert result.stderr == (f"Error: {last}: looks like a transcript ({reason}), not a quote table; give the "
-                             "quote table last: quoteverify verify DOCS... QUOTES\n")
+    assert result.stderr == f"Error: {last}: looks like a transcript ({reason}\n"
 
 
 def test_prose_without_labels_as_a_csv_is_an_error(tmp_path: Path) -> None:
