@@ -305,3 +305,49 @@ def test_a_project_run_can_be_rerun(tmp_path: Path) -> None:
     assert [line.split(":")[0] for line in again.stderr.splitlines()[:2]] == [
         "Changed", "Changed"]
     assert "study.qdpx!interview-02.txt: sha256 changed" in again.stderr
+
+
+def test_a_docx_source(tmp_path: Path) -> None:
+    """A source the project holds only as .docx (richTextPath) is read through the docx reader."""
+    import docx
+
+    from quoteverify.formats import extract
+
+    document = docx.Document()
+    for line in ("Interviewer: How did the year go?", "Maria: The committee did not approve the budget until March."):
+        document.add_paragraph(line)
+    buffer = io.BytesIO()
+    document.save(buffer)
+    text = extract(Path("s.docx"), buffer.getvalue()).text
+    start = text.index("The committee")
+    qde = ('<?xml version="1.0" encoding="utf-8"?><Project xmlns="urn:QDA-XML:project:1.0" name="p">'
+           '<CodeBook><Codes><Code guid="C1" name="budget" isCodable="true"/></Codes></CodeBook><Sources>'
+           '<TextSource guid="S1" name="Interview 01.docx" richTextPath="internal://S1.docx">'
+           f'<PlainTextSelection guid="G1" startPosition="{start}" endPosition="{len(text)}">'
+           '<Coding guid="K1"><CodeRef targetGUID="C1"/></Coding></PlainTextSelection></TextSource></Sources></Project>')
+    path = tmp_path / "p.qdpx"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("project.qde", qde)
+        archive.writestr("sources/S1.docx", buffer.getvalue())
+    [result] = quoteverify.verify(path, path, NO_EMBED)
+    assert (result.status, result.document, result.quote, result.finding, result.speaker) == (
+        "verified", "Interview 01", "The committee did not approve the budget until March.", "budget", "Maria")
+
+
+def test_a_source_outside_the_project_is_a_warning_and_its_segments_are_reported(tmp_path: Path) -> None:
+    qde = ('<?xml version="1.0" encoding="utf-8"?><Project xmlns="urn:QDA-XML:project:1.0" name="p"><Sources>'
+           '<TextSource guid="S1" name="far.txt" plainTextPath="relative:///far.txt">'
+           '<PlainTextSelection guid="G1" startPosition="0" endPosition="4"/></TextSource>'
+           '<TextSource guid="S2" name="near.txt"><PlainTextContent>Near words here.</PlainTextContent>'
+           '<PlainTextSelection guid="G2" startPosition="0" endPosition="10"/></TextSource></Sources></Project>')
+    path = tmp_path / "p.qdpx"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("project.qde", qde)
+    run = quoteverify.run(path, path, NO_EMBED)
+    assert run.warnings[0] == (f"{path}: source 'far.txt' has no text inside the project (it links to "
+                               "relative:///far.txt); export the project with its sources, or give the transcripts "
+                               "as documents")
+    assert [(r.quote_id, r.status, r.reasons) for r in run.results] == [
+        ("G1", "unverified", ["coded segment of source 'far', whose text is not in the project: not checked",
+                              "claimed document 'far' is not among the documents; searched all"]),
+        ("G2", "verified", [])]
