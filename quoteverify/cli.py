@@ -228,9 +228,10 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
             overrides["columns"] = {k: v for k, v in named.items() if v}
         config = load_config(config_path, overrides or None)
         quotes = load_quotes(paths[-1], sheet=sheet, columns=vars(config.columns))
-        # Said when a column was named, or when some are read as nothing (a "Participant" column that is
-        # not the speaker's would otherwise pass silently).
-        if quotes.used and not quiet and (overrides.get("columns") or quotes.unread_columns):
+        # Said at once when a column was named, or when some are read as nothing (a "Participant" column
+        # that is not the speaker's would otherwise pass silently); else with the summary.
+        columns_said = bool(overrides.get("columns") or quotes.unread_columns)
+        if quotes.used and not quiet and columns_said:
             click.echo(quotes.describe_columns(), err=True)
         if quotes.info and not quiet:
             click.echo(quotes.info, err=True)
@@ -266,6 +267,8 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
         click.echo("Interrupted; no partial output was written.", err=True)
         sys.exit(130)
     if not quiet:
+        if quotes.used and not columns_said:
+            click.echo(quotes.describe_columns(), err=True)
         _summary(result, started)
     if fail_on is not None:
         _check_fail_on(result.results, fail_on)

@@ -726,8 +726,10 @@ def test_100000_quotes_all_come_back_in_order(tmp: Path) -> None:
     result = verify_cli(tmp / "docs", tmp / "many.csv", "-o", out)
     assert result.exit_code == 0
     lines = result.stderr.splitlines()
-    assert len(lines) == 52  # 50 warnings (of 19,999 renamed ids), how many more, the summary
-    assert lines[-2] == "Warning: ... and 19949 more (all in the manifest, with --manifest)"
+    assert len(lines) == 53  # 50 warnings (of 19,999 renamed ids), how many more, the columns read, the summary
+    assert lines[-3] == "Warning: ... and 19949 more (all in the manifest, with --manifest)"
+    assert lines[-2] == ("Columns: quote = 'quote', quote_id = 'quote_id', document = 'document', speaker = (none), "
+                         "finding = (none)")
     assert lines[-1].startswith(f"{N} quotes: {N // 10} verified, 0 review, {N - N // 10} unverified (")
     got = rows(out)
     assert [r["row"] for r in got] == list(range(2, N + 2))

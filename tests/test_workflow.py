@@ -299,3 +299,11 @@ def test_workbook_shows_claims_context_and_own_columns(corpus_dir: Path, tmp_pat
     assert row["reasons"] == "said by Maria, not by claimed James"
     # The reviewer's columns are still found by name.
     assert [q.quote_id for q in read_review(out).quotes] == ["q1"]
+
+
+def test_the_columns_read_are_said_before_the_summary(corpus_dir: Path, tmp_path: Path) -> None:
+    table = write(tmp_path / "q.csv", f"id,quote,document\nq1,{MARIA},interview-01\n")
+    lines = invoke(corpus_dir, table).stderr.splitlines()
+    assert lines[-2] == ("Columns: quote = 'quote', quote_id = 'id', document = 'document', speaker = (none), "
+                         "finding = (none)")
+    assert lines[-1].startswith("1 quotes: 1 verified, 0 review, 0 unverified (")
