@@ -193,8 +193,13 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
            quiet: bool = False) -> None:
     """Verify the quotes in QUOTES against the documents DOCS (files or folders).
 
+    A REFI-QDA project (.qdpx) can be DOCS (its sources), QUOTES (its coded
+    segments) or both: given alone, its coded segments are checked against
+    its own sources.
+
     \b
     quoteverify verify DOCS... QUOTES -o results.xlsx -o results.jsonl
+    quoteverify verify project.qdpx -o coded.xlsx
     """
     from .cache import default_dir as default_cache_dir
     from .config import load_config
