@@ -307,3 +307,15 @@ def test_the_columns_read_are_said_before_the_summary(corpus_dir: Path, tmp_path
     assert lines[-2] == ("Columns: quote = 'quote', quote_id = 'id', document = 'document', speaker = (none), "
                          "finding = (none)")
     assert lines[-1].startswith("1 quotes: 1 verified, 0 review, 0 unverified (")
+
+
+def test_a_run_with_named_columns_reruns_with_them(corpus_dir: Path, tmp_path: Path) -> None:
+    table = write(tmp_path / "q.csv", f"Passage,File\n{MARIA},interview-02\n")
+    manifest = tmp_path / "run.json"
+    first = invoke(corpus_dir, table, "--quote-col", "Passage", "--doc-col", "File", "--manifest", manifest,
+                   "-o", tmp_path / "r.jsonl")
+    assert first.exit_code == 0, first.output
+    again = CliRunner().invoke(main, ["rerun", str(manifest), "-o", str(tmp_path / "again.jsonl")])
+    assert again.exit_code == 0, again.output
+    assert again.stderr.splitlines()[-1] == "Results are identical to the recorded run."
+    assert json.loads((tmp_path / "again.jsonl").read_text(encoding="utf-8"))["match_type"] == "misattributed"
