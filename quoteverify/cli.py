@@ -1,6 +1,7 @@
 """Command line: argument parsing and printing only; the work is in the library."""
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 import time
@@ -232,6 +233,9 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
         if any(named.values()):
             overrides["columns"] = {k: v for k, v in named.items() if v}
         config = load_config(config_path, overrides or None)
+        if quiet:
+            # Read by huggingface_hub when transformers is first imported: no "Loading weights" bar either.
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         quotes = load_quotes(paths[-1], sheet=sheet, columns=vars(config.columns))
         # Said at once when a column was named, or when some are read as nothing (a "Participant" column
         # that is not the speaker's would otherwise pass silently); else with the summary.

@@ -319,3 +319,14 @@ def test_a_run_with_named_columns_reruns_with_them(corpus_dir: Path, tmp_path: P
     assert again.exit_code == 0, again.output
     assert again.stderr.splitlines()[-1] == "Results are identical to the recorded run."
     assert json.loads((tmp_path / "again.jsonl").read_text(encoding="utf-8"))["match_type"] == "misattributed"
+
+
+def test_quiet_turns_off_the_model_bar_on_a_terminal_too(corpus_dir: Path, tmp_path: Path,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """huggingface_hub reads HF_HUB_DISABLE_PROGRESS_BARS when transformers is imported, as the run does."""
+    import os
+
+    monkeypatch.delenv("HF_HUB_DISABLE_PROGRESS_BARS", raising=False)
+    table = write(tmp_path / "q.csv", f"quote\n{MARIA}\n")
+    assert invoke(corpus_dir, table, "--quiet").stderr == ""
+    assert os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] == "1"
