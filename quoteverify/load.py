@@ -566,21 +566,26 @@ def load_quotes(path: str | Path, *, sheet: str | None = None,
     return LoadedQuotes(tuple(quotes), tuple(header), sha256_bytes(data), tuple(warnings + more), used)
 
 
+def _name_key(name: str) -> str:
+    # "Interview 01", "interview_01" and "INTERVIEW-01" are one name, as QDA programs and file names differ.
+    return re.sub(r"[\s_-]+", "-", name.strip().casefold())
+
+
 def _claim_keys(claimed: str) -> set[str]:
     """What a claimed document may be written as: with a folder, an extension, in another case."""
-    name = claimed.replace("\\", "/").rsplit("/", 1)[-1].strip().casefold()
+    name = claimed.replace("\\", "/").rsplit("/", 1)[-1].strip()
     stem, dot, suffix = name.rpartition(".")
-    return {name, stem} if dot and stem and suffix.isalnum() else {name}
+    return {_name_key(name), _name_key(stem)} if dot and stem and suffix.isalnum() else {_name_key(name)}
 
 
 def check_claims(quotes: Iterable[Quote], doc_ids: Iterable[str]) -> list[Quote]:
-    """Claimed documents as document ids: ``interview-01.txt`` or ``Interview-01`` names the document
-    ``interview-01``. A claim that could name several is an error; one that names none is noted, and
+    """Claimed documents as document ids: ``interview-01.txt``, ``Interview-01`` or ``Interview 01.docx``
+    names the document ``interview-01``. A claim that could name several is an error; one that names none is noted, and
     its quote searched everywhere."""
     known = set(doc_ids)
     by_key: dict[str, list[str]] = {}
     for doc_id in sorted(known):
-        by_key.setdefault(doc_id.casefold(), []).append(doc_id)
+        by_key.setdefault(_name_key(doc_id), []).append(doc_id)
     checked = []
     for quote in quotes:
         claimed = quote.claimed_document

@@ -137,7 +137,8 @@ def test_a_single_string_is_not_a_list_of_quotes() -> None:
 # --- document names ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("claimed", ["interview-02.txt", "Interview-02", "INTERVIEW-02.TXT",
+@pytest.mark.parametrize("claimed", ["interview-02.txt", "Interview-02", "INTERVIEW-02.TXT", "Interview 02.docx",
+                                     "interview_02",
                                      "transcripts/interview-02.txt", r"C:\data\interview-02.docx"])
 def test_document_names_match_ignoring_extension_and_case(claimed: str) -> None:
     rows = quoteverify.verify(TINY_CORPUS, [{"quote": MARIA, "document": claimed}], NO_EMBED)
