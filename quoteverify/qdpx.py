@@ -198,7 +198,7 @@ def _internal(reference: str) -> str | None:
 
 def _source_text(archive: zipfile.ZipFile, path: Path, source, warnings: list[str]) -> tuple[str, bytes] | None:
     name = source.get("name") or source.get("guid", "")
-    inline = source.find(f"{NS}PlainTextContent")
+    inline = source.find("PlainTextContent")
     if inline is not None:
         text = inline.text or ""
         return text, text.encode("utf-8")
@@ -251,15 +251,18 @@ def read_qdpx(path: str | Path) -> QdaProject:
         if data is None:
             raise InputError(f"{path}: no project.qde in this archive; is it a REFI-QDA project (.qdpx)?")
         root = _parse(path, data)
-        if root.tag != f"{NS}Project":
+        if root.tag not in (f"{NS}Project", "Project"):
             raise InputError(f"{path}: project.qde is not a REFI-QDA project (its root is <{root.tag}>)")
-        codes = {code.get("guid"): code.get("name", "") for code in root.iter(f"{NS}Code")}
-        notes = {note.get("guid"): _text(note.find(f"{NS}PlainTextContent")) for note in root.iter(f"{NS}Note")}
+        for element in root.iter():
+            # Names without the namespace: some exporters leave it out, and nothing else uses these names.
+            element.tag = element.tag.rsplit("}", 1)[-1]
+        codes = {code.get("guid"): code.get("name", "") for code in root.iter("Code")}
+        notes = {note.get("guid"): _text(note.find("PlainTextContent")) for note in root.iter("Note")}
         texts: dict[str, str] = {}
         documents: dict[str, Document] = {}
         segments: list[Segment] = []
         taken: set[str] = set()
-        for source in root.iter(f"{NS}TextSource"):
+        for source in root.iter("TextSource"):
             guid = source.get("guid", "")
             found = _source_text(archive, path, source, warnings)
             doc_id = _doc_id(source.get("name") or guid, taken)
@@ -270,15 +273,15 @@ def read_qdpx(path: str | Path) -> QdaProject:
                                            hashlib.sha256(raw).hexdigest(), "utf-8")
             else:
                 documents[guid] = Document(doc_id, "", "", "")
-            for selection in source.iter(f"{NS}PlainTextSelection"):
+            for selection in source.iter("PlainTextSelection"):
                 try:
                     start, end = int(selection.get("startPosition", "")), int(selection.get("endPosition", ""))
                 except ValueError:
                     start, end = -1, -1
-                codings = tuple(codes.get(ref.get("targetGUID"), "") for coding in selection.iter(f"{NS}Coding")
-                                for ref in coding.iter(f"{NS}CodeRef"))
-                memo = [_text(selection.find(f"{NS}Description"))]
-                memo += [notes.get(ref.get("targetGUID"), "") for ref in selection.iter(f"{NS}NoteRef")]
+                codings = tuple(codes.get(ref.get("targetGUID"), "") for coding in selection.iter("Coding")
+                                for ref in coding.iter("CodeRef"))
+                memo = [_text(selection.find("Description"))]
+                memo += [notes.get(ref.get("targetGUID"), "") for ref in selection.iter("NoteRef")]
                 segments.append(Segment(selection.get("guid", ""), guid, start, end,
                                         tuple(c for c in codings if c),
                                         "\n".join(m for m in memo if m), selection.get("name", "")))

@@ -232,6 +232,8 @@ def test_inline_text_sources(tmp_path: Path) -> None:
                                             "the project again (REFI-QDA project, .qdpx)"),
     (lambda p: zipfile.ZipFile(p, "w").writestr("other.xml", "<a/>"),
      "{p}: no project.qde in this archive; is it a REFI-QDA project (.qdpx)?"),
+    (lambda p: zipfile.ZipFile(p, "w").writestr("project.qde", "<Codebook/>"),
+     "{p}: project.qde is not a REFI-QDA project (its root is <Codebook>)"),
     (lambda p: zipfile.ZipFile(p, "w").writestr("project.qde", "<Project"),
      "{p}: project.qde is not well-formed XML (unclosed token: line 1, column 0); export the project again"),
     (lambda p: make_qdpx(p, {"a": "Some text here."}, [], header=(
@@ -351,3 +353,14 @@ def test_a_source_outside_the_project_is_a_warning_and_its_segments_are_reported
         ("G1", "unverified", ["coded segment of source 'far', whose text is not in the project: not checked",
                               "claimed document 'far' is not among the documents; searched all"]),
         ("G2", "verified", [])]
+
+
+def test_a_project_without_the_namespace(tmp_path: Path) -> None:
+    path = tmp_path / "p.qdpx"
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr("project.qde", '<Project name="p"><Sources><TextSource guid="S" name="a.txt">'
+                         "<PlainTextContent>Maria: We kept going anyway.</PlainTextContent>"
+                         '<PlainTextSelection guid="G" startPosition="7" endPosition="28"/></TextSource></Sources>'
+                         "</Project>")
+    [result] = quoteverify.verify(path, path, NO_EMBED)
+    assert (result.quote, result.status, result.speaker) == ("We kept going anyway.", "verified", "Maria")
