@@ -167,7 +167,8 @@ def verify(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str
     quotes: a quote table path (or what ``load_quotes`` read from one), a pandas
     DataFrame (one quote per row, its columns found as in a quote table), or a
     list of strings, dicts (``quote``, ``quote_id``, ``document`` ...) or
-    ``Quote`` objects; the config's ``columns:`` block names other columns. config: a Config, a YAML path, or a mapping of overrides such as
+    ``Quote`` objects; the config's ``columns:`` block names other columns.
+    config: a Config, a YAML path, or a mapping of overrides such as
     ``{"embed": {"enabled": False}}``. cache_dir: as for run().
     """
     return run(documents, quotes, config, embedder=embedder, progress=progress, cache_dir=cache_dir).results

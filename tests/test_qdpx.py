@@ -326,7 +326,8 @@ def test_a_docx_source(tmp_path: Path) -> None:
            '<CodeBook><Codes><Code guid="C1" name="budget" isCodable="true"/></Codes></CodeBook><Sources>'
            '<TextSource guid="S1" name="Interview 01.docx" richTextPath="internal://S1.docx">'
            f'<PlainTextSelection guid="G1" startPosition="{start}" endPosition="{len(text)}">'
-           '<Coding guid="K1"><CodeRef targetGUID="C1"/></Coding></PlainTextSelection></TextSource></Sources></Project>')
+           '<Coding guid="K1"><CodeRef targetGUID="C1"/></Coding></PlainTextSelection></TextSource></Sources>'
+           '</Project>')
     path = tmp_path / "p.qdpx"
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("project.qde", qde)
