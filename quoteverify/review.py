@@ -88,12 +88,17 @@ class Review:
 
 
 def read_review(path: str | Path) -> Review:
-    """Read the decisions and notes of a reviewed workbook, one per quote row."""
+    """Read the decisions and notes of a reviewed workbook (or a review page's decisions file), one per quote."""
     from openpyxl import load_workbook
     from openpyxl.utils import get_column_letter
     from openpyxl.utils.exceptions import InvalidFileException
 
     path = Path(path)
+    if path.suffix.lower() in (".json", ".csv"):
+        # A decisions file saved by the review page (verify -o report.html) reads as a workbook does.
+        from .decisions import read_decisions
+
+        return read_decisions(path)
     if not path.is_file():
         raise InputError(f"{path}: no such file; give the .xlsx written by quoteverify verify -o results.xlsx")
     try:
