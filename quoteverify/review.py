@@ -147,6 +147,9 @@ def read_previous(path: str | Path) -> Review:
 
 
 def _require_fingerprints(review: Review) -> None:
+    if not review.has_fingerprints and review.path.suffix.lower() in (".json", ".csv"):
+        raise InputError(f"{review.path}: has no fingerprint for each quote, so unchanged quotes cannot be told "
+                         "apart; give the decisions file the review page saved, or the reviewed workbook")
     if not review.has_fingerprints:
         raise InputError(f"{review.path}: sheet '{SHEET}' has no 'fingerprint' column, so unchanged quotes "
                          "cannot be told apart; give a workbook written by this version of quoteverify verify")

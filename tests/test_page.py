@@ -112,7 +112,7 @@ def test_report_errors(tmp_path, example_run):
          f"Error: {tmp_path / 'r.csv'}: the review page is made from the JSONL results; "
          "write them with 'quoteverify verify ... -o results.jsonl'\n"),
         (["report", str(jsonl), "-o", str(tmp_path / "r.pdf")],
-         f"Error: {tmp_path / 'r.pdf'}: unknown output format '.pdf'; use .html, .htm\n"),
+         f"Error: {tmp_path / 'r.pdf'}: unknown output format '.pdf'; use .html\n"),
         (["report", str(jsonl), "-o", str(tmp_path / "missing" / "r.html")],
          f"Error: {tmp_path / 'missing' / 'r.html'}: folder {tmp_path / 'missing'} does not exist; "
          "create it or choose another path\n"),
@@ -217,4 +217,5 @@ def test_previous_refuses_the_reviewed_csv_without_fingerprints(tmp_path):
     outcome = CliRunner().invoke(main, ["verify", str(EXAMPLE / "transcripts"), str(EXAMPLE / "quotes.csv"),
                                         "--no-embed", "--previous", str(path)])
     assert outcome.exit_code == 2
-    assert outcome.stderr.startswith(f"Error: {path}: sheet 'Quotes' has no 'fingerprint' column")
+    assert outcome.stderr == (f"Error: {path}: has no fingerprint for each quote, so unchanged quotes cannot be "
+                              "told apart; give the decisions file the review page saved, or the reviewed workbook\n")

@@ -26,7 +26,7 @@ from ..review import DECISIONS, fingerprint
 from ..types import MATCH_TYPES, STATUSES, QuoteResult
 from .excel import CHART_COLOURS, _severity, highlights
 
-PAGE_FORMATS = (".html", ".htm")
+PAGE_FORMATS = (".html",)
 # Severity of a highlighted passage, as the workbook colours it, in one letter to keep 5,000 quotes small.
 SEVERITY_CODES = {"load-bearing": "l", "changed": "c", "benign": "b"}
 # The summary chart: pixels.

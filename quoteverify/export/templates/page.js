@@ -20,14 +20,15 @@
   } catch (e) {
     document.getElementById("storage-warning").hidden = false;
   }
+  // A decision is kept for the quote it was made on: its id, and its text found in the same place.
+  function key(q) { return q.id + "\u001f" + q.fp; }
   QUOTES.forEach(function (q, i) {
-    var s = saved[q.id];
-    // A decision is kept for the quote it was made on: the same text found in the same place.
-    if (s && s.fp === q.fp) { decision[i] = s.d || ""; note[i] = s.n || ""; }
+    var s = saved[key(q)];
+    if (s) { decision[i] = s.d || ""; note[i] = s.n || ""; }
   });
 
   function save(i) {
-    saved[QUOTES[i].id] = { d: decision[i], n: note[i], fp: QUOTES[i].fp };
+    saved[key(QUOTES[i])] = { d: decision[i], n: note[i] };
     if (!stored) return;
     try { window.localStorage.setItem(KEY, JSON.stringify(saved)); } catch (e) {
       stored = false;
