@@ -298,3 +298,15 @@ def test_5000_quotes_open_in_under_3_seconds_and_scroll(browser, example, tmp_pa
     assert page.locator(".card.current").count() == 1
     assert (tab.errors, tab.requests) == ([], [])
     tab.close()
+
+
+def test_a_run_without_quotes_opens(browser, tmp_path):
+    path = tmp_path / "empty.html"
+    write_page(path, [])
+    tab = Tab(browser, path)
+    page = tab.open()
+    assert page.is_visible("#empty") and page.text_content("#shown") == "showing 0 of 0"
+    page.keyboard.press("j")
+    page.keyboard.press("a")
+    assert (tab.errors, tab.requests) == ([], [])
+    tab.close()
