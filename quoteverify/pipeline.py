@@ -154,6 +154,7 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
         for k, quote in enumerate(quote_list)
     ]
     lap("classify")
+    warnings += cache.warnings
     return Run(results, loaded.documents, config, embed.name if embed else None, timings, warnings, len(windows),
                quotes_sha256, tuple(quote_list))
 

@@ -1,0 +1,209 @@
+"""Faults and hostile files: a damaged cache, interrupted outputs, text that cannot be encoded,
+hostile archives. Never a wrong verdict, never a traceback, never a half-written set of outputs."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import quoteverify
+from quoteverify.export.tables import jsonl_bytes
+
+from conftest import TINY_CORPUS, FakeEmbedder
+
+# Verbatim, edited, altered and invented quotes: the exact path, the BM25 index and the embeddings all serve.
+QUOTES = [
+    "it was harder than we expected",
+    "We lost 50 volunteers in the first month",
+    "The training was useful, but it was much too short.",
+    "The council sent a helicopter, but it arrived two weeks later",
+    "the managers promised extra staff and never sent them",
+    "We ended up covering night shifts ourselves for about six weeks.",
+    "The bakery on the corner sold bread to the whole village",
+    "Our neighbours did, and the council sent a boat",
+]
+
+
+def _run(cache: Path | None) -> bytes:
+    results = quoteverify.verify(TINY_CORPUS, QUOTES, embedder=FakeEmbedder(), cache_dir=cache)
+    return jsonl_bytes(results)
+
+
+@pytest.fixture(scope="module")
+def warm_cache(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, bytes]:
+    cache = tmp_path_factory.mktemp("warm") / "cache"
+    cold = _run(None)
+    assert _run(cache) == cold
+    return cache, cold
+
+
+def _cache_files(cache: Path) -> list[str]:
+    return sorted(p.relative_to(cache).as_posix() for p in cache.rglob("*") if p.is_file())
+
+
+def _damage(path: Path, how: str, other: Path) -> None:
+    data = path.read_bytes()
+    if how == "truncate-half":
+        path.write_bytes(data[: len(data) // 2])
+    elif how == "truncate-empty":
+        path.write_bytes(b"")
+    elif how == "flip":
+        # Bytes flipped throughout: headers, the middle of arrays, the end (zip directory, sqlite pages).
+        damaged = bytearray(data)
+        for k in range(1, 8):
+            damaged[k * len(data) // 8] ^= 0xFF
+        path.write_bytes(bytes(damaged))
+    elif how == "replace":
+        path.write_bytes(other.read_bytes())
+
+
+def test_the_warm_cache_holds_every_kind_of_entry(warm_cache: tuple[Path, bytes]) -> None:
+    files = _cache_files(warm_cache[0])
+    assert any(f.startswith("sources/") for f in files)
+    assert any(f.startswith("corpus/") for f in files)
+    assert any(f.startswith("index/") and f.endswith("checksum.json") for f in files)
+    assert "embeddings.sqlite" in files
+
+
+@pytest.mark.parametrize("how", ["truncate-half", "truncate-empty", "flip", "replace"])
+def test_a_damaged_cache_file_gives_the_results_of_a_cold_run(warm_cache: tuple[Path, bytes], how: str,
+                                                              tmp_path: Path) -> None:
+    pristine, cold = warm_cache
+    files = _cache_files(pristine)
+    for n, name in enumerate(files):
+        cache = tmp_path / f"c{n}"
+        shutil.copytree(pristine, cache)
+        # Replaced by another entry's file of the same kind where there is one: valid data under the wrong key.
+        kind = [f for f in files if f != name and Path(f).suffix == Path(name).suffix]
+        _damage(cache / name, how, cache / (kind[0] if kind else files[(n + 1) % len(files)]))
+        assert _run(cache) == cold, f"{how} {name}"
+        assert _run(cache) == cold, f"{how} {name}, the run after"
+
+
+def _warnings(cache: Path) -> list[str]:
+    from quoteverify.pipeline import run
+
+    return run(TINY_CORPUS, QUOTES, embedder=FakeEmbedder(), cache_dir=cache).warnings
+
+
+def test_a_damaged_entry_is_one_warning_naming_it_and_is_rebuilt(warm_cache: tuple[Path, bytes],
+                                                                  tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    shutil.copytree(warm_cache[0], cache)
+    entry = sorted((cache / "sources").iterdir())[0]
+    entry.write_bytes(entry.read_bytes()[:100])
+    assert _warnings(cache) == [f"cache entry {entry} is damaged (File is not a zip file); discarded and rebuilt"]
+    assert _warnings(cache) == []
+    index = next((cache / "index").iterdir())
+    data = next(p for p in index.iterdir() if p.name.startswith("indptr"))
+    flipped = bytearray(data.read_bytes())
+    flipped[-3] ^= 0x01
+    data.write_bytes(bytes(flipped))
+    assert _warnings(cache) == [f"cache entry {index} is damaged (checksum mismatch in {data.name}); "
+                                "discarded and rebuilt"]
+    assert _warnings(cache) == []
+
+
+def test_a_damaged_embeddings_database_is_discarded(warm_cache: tuple[Path, bytes], tmp_path: Path) -> None:
+    import sqlite3
+
+    cache = tmp_path / "cache"
+    shutil.copytree(warm_cache[0], cache)
+    db = cache / "embeddings.sqlite"
+    with sqlite3.connect(db) as conn:
+        first = conn.execute("SELECT vector FROM vectors2 LIMIT 1").fetchone()[0]
+        conn.execute("UPDATE vectors2 SET vector = ?", (first,))  # the same vector in every row
+    conn.close()
+    rows = len(sqlite3.connect(db).execute("SELECT key FROM vectors2").fetchall())
+    assert _warnings(cache) == [f"cache entry {db} holds {rows - 1} damaged vectors; discarded and recomputed"]
+    assert _warnings(cache) == []
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE vectors2 SET vector = x'0000'")  # a blob of the wrong length
+    conn.close()
+    assert _warnings(cache) == [f"cache entry {db} holds {rows} damaged vectors; discarded and recomputed"]
+    db.write_bytes(b"SQLite format 3\x00" + b"\xff" * 5000)
+    assert _warnings(cache) == [f"cache entry {db} is damaged (file is not a database); discarded and rebuilt"]
+    assert _warnings(cache) == []
+
+
+def test_stale_temporary_files_are_cleaned_on_the_next_run(warm_cache: tuple[Path, bytes], tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import time
+
+    cache = tmp_path / "cache"
+    shutil.copytree(warm_cache[0], cache)
+    gone = subprocess.run(["true"]).returncode == 0 and 2**22 + 12345  # no such process: above pid_max's default
+    dead = cache / "sources" / f".qv-{gone}-0badf00d.npz"
+    dead.write_bytes(b"x" * 1000)
+    dead_dir = cache / "index" / f".qv-{gone}-0badf00d"
+    dead_dir.mkdir()
+    (dead_dir / "data.csc.index.npy").write_bytes(b"x")
+    legacy = cache / "corpus" / ".tmp-abc123.npz"
+    legacy.write_bytes(b"x")
+    old = time.time() - 7200
+    os.utime(legacy, (old, old))
+    alive = cache / "sources" / f".qv-{os.getpid()}-0badf00d.npz"  # a run still writing: left alone
+    alive.write_bytes(b"x")
+    assert _run(cache) == warm_cache[1]
+    assert not dead.exists() and not dead_dir.exists() and not legacy.exists()
+    assert alive.exists()
+
+
+_CHILD = """
+import hashlib, json, resource, signal, sys
+sys.path.insert(0, {tests!r})
+from conftest import TINY_CORPUS, FakeEmbedder
+from quoteverify.pipeline import run
+from quoteverify.export.tables import jsonl_bytes
+limit = {limit!r}
+if limit is not None:
+    signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG, as on a full disk
+    resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+done = run(TINY_CORPUS, {quotes!r}, embedder=FakeEmbedder(), cache_dir={cache!r})
+print(json.dumps({{"sha": hashlib.sha256(jsonl_bytes(done.results)).hexdigest(), "warnings": done.warnings}}))
+"""
+
+
+def _child(cache: Path, quotes: list[str], *, limit: int | None = None, read_only: bool = False) -> dict:
+    import hashlib
+    import json
+    import os
+    import subprocess
+    import sys
+
+    code = _CHILD.format(tests=str(Path(__file__).parent), limit=limit, quotes=quotes, cache=str(cache))
+    command = [sys.executable, "-c", code]
+    if read_only:
+        if os.geteuid() == 0:  # root writes through permissions: a read-only mount in a private namespace
+            if shutil.which("unshare") is None:
+                pytest.skip("running as root without unshare: cannot make a read-only folder")
+            command = ["unshare", "-m", "sh", "-c", 'mount --bind "$0" "$0" && mount -o remount,bind,ro "$0" "$0" '
+                       '&& exec "$@"', str(cache), *command]
+        else:
+            for path in [cache, *cache.rglob("*")]:
+                path.chmod(path.stat().st_mode & ~0o222)
+    done = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    cold = hashlib.sha256(jsonl_bytes(quoteverify.verify(TINY_CORPUS, quotes, embedder=FakeEmbedder()))).hexdigest()
+    assert out["sha"] == cold
+    return out
+
+
+def test_a_read_only_cache_is_read_and_warned_about_once(warm_cache: tuple[Path, bytes], tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    shutil.copytree(warm_cache[0], cache)
+    # One new quote: a new embedding, a new quote table; documents, vocabulary and index come from the cache.
+    out = _child(cache, [*QUOTES, "By noon the whole ground floor was flooded"], read_only=True)
+    assert out["warnings"] == [f"cache folder {cache} cannot be written (attempt to write a readonly database); "
+                               "running without writing to the cache"]
+
+
+def test_a_full_disk_under_the_cache_is_one_warning(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    out = _child(cache, QUOTES, limit=2000)
+    assert out["warnings"] == [f"cache folder {cache} cannot be written (File too large); "
+                               "running without writing to the cache"]
+    assert not [p for p in cache.rglob("*") if p.is_file() and p.name.startswith(".qv-")]
