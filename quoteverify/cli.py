@@ -12,6 +12,7 @@ import click
 
 from . import __version__
 from .errors import QuoteverifyError
+from .transaction import output_transaction
 from .store import RECHECK_BELOW
 
 FAIL_ON = ("review", "unverified")
@@ -76,6 +77,16 @@ class _Progress:
         self.bar.update(1)
         if done == total:
             self.bar.__exit__(None, None, None)
+
+
+def _interrupted(written) -> None:
+    """Ctrl-C: say truly what was written. The renames at the end are not interrupted, so either
+    every output of the run was replaced or none was."""
+    if written is not None and written.replaced:
+        click.echo("Interrupted after the run was complete; all its outputs were written.", err=True)
+    else:
+        click.echo("Interrupted; no output was written or replaced.", err=True)
+    sys.exit(130)
 
 
 def _command_line() -> str:
@@ -194,6 +205,7 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
         _fail("give --store TARGET or --record (the default store), not both")
     started = time.perf_counter()
     checked_at = datetime.now(timezone.utc)
+    written = None
     try:
         # Outputs first: a typo in a path must fail before the (long) run, and no input is ever overwritten.
         inputs = [*paths, *(p for p in (config_path, previous) if p is not None)]
@@ -217,21 +229,24 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
             carried = carry_decisions(result.results, review)
             result.results = carried.results
             click.echo(carried.summary(previous), err=True)
-        _write_outputs(result, outputs)
-        if manifest_path is not None:
-            write_manifest(manifest_path, result, quotes_path=paths[-1], sheet=sheet, outputs=outputs,
-                           command=_command_line())
-        _write_findings(result.results, findings_path=findings_path, report_path=report_path,
-                        cards_path=cards_path, checked_at=checked_at)
-        if store is not None:
-            with store:
-                run_id = store.record(result, time=checked_at)
-            click.echo(f"Recorded as run {run_id} in {store.location}", err=True)
+        # One transaction: every output complete, and the run recorded, before any file is replaced.
+        with output_transaction() as written:
+            _write_outputs(result, outputs)
+            if manifest_path is not None:
+                write_manifest(manifest_path, result, quotes_path=paths[-1], sheet=sheet, outputs=outputs,
+                               command=_command_line())
+            _write_findings(result.results, findings_path=findings_path, report_path=report_path,
+                            cards_path=cards_path, checked_at=checked_at)
+            if store is not None:
+                with store:
+                    run_id = store.record(result, time=checked_at)
+                click.echo(f"Recorded as run {run_id} in {store.location}", err=True)
     except QuoteverifyError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        click.echo("Interrupted; no partial output was written.", err=True)
-        sys.exit(130)
+        _interrupted(written)
+    if written is not None and written.interrupted:
+        _interrupted(written)
     counts = _summary(result, started)
     if fail_on == "unverified" and counts["unverified"]:
         sys.exit(1)
@@ -304,6 +319,7 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
     from .export.tables import FORMATS, check_output_path
 
     started = time.perf_counter()
+    written = None
     try:
         manifest = read_manifest(manifest_path)
         base = manifest_path.parent
@@ -322,15 +338,17 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
             check_output_path(output, suffixes=FORMATS)
         result = repeat_run(manifest, base=base, progress=_Progress(sys.stderr.isatty()))
         _warn(result.warnings)
-        _write_outputs(result, outputs)
-        if new_manifest is not None:
-            write_manifest(new_manifest, result, quotes_path=base / manifest.quotes.path,
-                           sheet=manifest.quotes.sheet or None, outputs=outputs, command=_command_line())
+        with output_transaction() as written:
+            _write_outputs(result, outputs)
+            if new_manifest is not None:
+                write_manifest(new_manifest, result, quotes_path=base / manifest.quotes.path,
+                               sheet=manifest.quotes.sheet or None, outputs=outputs, command=_command_line())
     except QuoteverifyError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        click.echo("Interrupted; no partial output was written.", err=True)
-        sys.exit(130)
+        _interrupted(written)
+    if written is not None and written.interrupted:
+        _interrupted(written)
     _summary(result, started)
     if results_sha256(result.results) == manifest.results_sha256:
         click.echo("Results are identical to the recorded run.", err=True)
@@ -471,7 +489,6 @@ def recheck(run_id: int, paths: tuple[Path, ...], store_target: str | None, belo
     except QuoteverifyError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        click.echo("Interrupted; no partial output was written.", err=True)
-        sys.exit(130)
+        _interrupted(None)
     click.echo(f"Rechecked {checked.rechecked} quotes of run {run_id} below {below:g}: "
                f"{len(checked.escalations)} still below, written to {output}", err=True)

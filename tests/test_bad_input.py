@@ -349,7 +349,7 @@ def test_interrupt_writes_nothing(tmp: Path, monkeypatch) -> None:
 
     monkeypatch.setattr("quoteverify.pipeline.run", interrupted)
     result = verify_cli(tmp / "docs", tmp / "quotes.csv", "-o", out)
-    assert (result.exit_code, result.stderr) == (130, "Interrupted; no partial output was written.\n")
+    assert (result.exit_code, result.stderr) == (130, "Interrupted; no output was written or replaced.\n")
     assert out.read_text(encoding="utf-8") == "the previous results\n"
 
 

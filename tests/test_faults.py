@@ -207,3 +207,100 @@ def test_a_full_disk_under_the_cache_is_one_warning(tmp_path: Path) -> None:
     assert out["warnings"] == [f"cache folder {cache} cannot be written (File too large); "
                                "running without writing to the cache"]
     assert not [p for p in cache.rglob("*") if p.is_file() and p.name.startswith(".qv-")]
+
+
+# --- all outputs of a run as one transaction ---------------------------------------------------------
+
+
+def _big_run(folder: Path, quotes: int = 6000) -> tuple[Path, Path]:
+    """Documents and a quote table large enough that writing the workbook takes a while."""
+    import csv
+
+    docs = folder / "docs"
+    docs.mkdir()
+    sentences = [f"Participant {k} said the clinic number {k} opened on day {k * 7} of the project." for k in
+                 range(quotes)]
+    (docs / "notes.txt").write_text("\n".join(sentences) + "\n", encoding="utf-8")
+    table = folder / "quotes.csv"
+    with open(table, "w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["quote_id", "quote"])
+        writer.writerows([f"q{k}", s] for k, s in enumerate(sentences))
+    return docs, table
+
+
+def _start(args: list[str], folder: Path):
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, TMPDIR=str(folder / "tmpdir"), XDG_CACHE_HOME=str(folder / "xdg"))
+    (folder / "tmpdir").mkdir()
+    return subprocess.Popen([sys.executable, "-m", "quoteverify", *args], env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+
+
+def _wait_for(folder: Path, pattern: str, process, timeout: float = 120.0) -> None:
+    import time
+
+    deadline = time.monotonic() + timeout
+    while not list(folder.glob(pattern)):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, f"no {pattern} in {timeout} s"
+        time.sleep(0.02)
+
+
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGKILL"])
+def test_an_interruption_while_writing_the_workbook_replaces_no_output(tmp_path: Path, signal_name: str) -> None:
+    import signal
+
+    docs, table = _big_run(tmp_path)
+    out = tmp_path / "out"
+    out.mkdir()
+    previous = {"r.jsonl": "the previous results\n", "r.xlsx": "the previous workbook", "run.json": "{}"}
+    for name, text in previous.items():
+        (out / name).write_text(text, encoding="utf-8")
+    process = _start(["verify", str(docs), str(table), "--no-embed", "-o", str(out / "r.jsonl"),
+                      "-o", str(out / "r.xlsx"), "--manifest", str(out / "run.json")], tmp_path)
+    # The JSONL is complete and waiting; the workbook is being written, its worksheets spilled to disk.
+    _wait_for(out, ".qv-*.spill/openpyxl.*", process)
+    process.send_signal(getattr(signal, signal_name))
+    _, stderr = process.communicate(timeout=60)
+    assert {p.name: p.read_text(encoding="utf-8") for p in out.iterdir() if not p.name.startswith(".")} == previous
+    assert list((tmp_path / "tmpdir").iterdir()) == []
+    if signal_name == "SIGINT":
+        assert process.returncode == 130
+        assert stderr.splitlines()[-1] == "Interrupted; no output was written or replaced."
+        assert [p.name for p in out.iterdir() if p.name.startswith(".")] == []
+    else:
+        assert [p.name for p in out.iterdir() if p.name.startswith(".qv-")]  # what a kill -9 leaves ...
+        from click.testing import CliRunner
+
+        from quoteverify.cli import main
+
+        again = CliRunner().invoke(main, ["verify", str(docs), str(table), "--no-embed", "--no-cache",
+                                          "-o", str(out / "r.jsonl")])
+        assert again.exit_code == 0, again.output
+        assert sorted(p.name for p in out.iterdir()) == ["r.jsonl", "r.xlsx", "run.json"]  # ... the next run cleans
+
+
+def test_a_full_disk_while_writing_the_workbook_replaces_no_output(tmp_path: Path, corpus_dir: Path) -> None:
+    import subprocess
+    import sys
+
+    table = tmp_path / "quotes.csv"
+    table.write_text("quote\nit was harder than we expected\nWe lost 50 volunteers\n", encoding="utf-8")
+    for name in ("r.jsonl", "r.xlsx"):
+        (tmp_path / name).write_text("previous", encoding="utf-8")
+    code = ("import resource, signal, sys\n"
+            "signal.signal(signal.SIGXFSZ, signal.SIG_IGN)\n"
+            "resource.setrlimit(resource.RLIMIT_FSIZE, (8192, 8192))  # the JSONL fits, the workbook does not\n"
+            "from quoteverify.cli import main\n"
+            "main(sys.argv[1:])\n")
+    done = subprocess.run([sys.executable, "-c", code, "verify", str(corpus_dir), str(table), "--no-embed",
+                           "--no-cache", "-o", str(tmp_path / "r.jsonl"), "-o", str(tmp_path / "r.xlsx")],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (2, f"Error: {tmp_path / 'r.xlsx'}: cannot be written (File too "
+                                                 f"large); check the free space and permissions of {tmp_path}\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["quotes.csv", "r.jsonl", "r.xlsx", "transcripts"]
+    assert (tmp_path / "r.jsonl").read_text(encoding="utf-8") == "previous"
