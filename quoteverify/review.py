@@ -21,6 +21,7 @@ from typing import Any, Iterable
 
 from .errors import InputError, OutputError
 from .types import QuoteResult
+from .display import utf8
 
 DECISIONS = ("accept", "reject", "fix quote", "fix source")
 SHEET = "Quotes"
@@ -31,7 +32,7 @@ REVIEW_COLUMNS = ("quote_id", "row", "cell", "status", "decision", "reviewer_not
 def fingerprint(result: QuoteResult) -> str:
     """Identifies a quote's text and where it was found: any change to either changes it."""
     parts = (result.quote, result.document, str(result.start), str(result.end), result.matched_text)
-    return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def parse_decision(value: Any) -> tuple[str, str]:
@@ -190,12 +191,12 @@ def review_bytes(review: Review, *, suffix: str) -> bytes:
     """The reviewed rows as JSONL (``.jsonl``) or CSV (``.csv``), columns REVIEW_COLUMNS."""
     rows = [q.to_dict() for q in review.quotes]
     if suffix == ".jsonl":
-        return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows).encode("utf-8")
+        return utf8("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")  # as the results CSV
     writer.writerow(REVIEW_COLUMNS)
     writer.writerows([["" if row[c] is None else row[c] for c in REVIEW_COLUMNS] for row in rows])
-    return buffer.getvalue().encode("utf-8")
+    return utf8(buffer.getvalue())
 
 
 REVIEW_FORMATS = (".jsonl", ".csv")

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 from . import __version__
 from .errors import ConfigError, QuoteverifyError
 from .types import Quote, QuoteResult
+from .display import displayable_data, utf8
 
 if TYPE_CHECKING:
     from .embed import Embedder
@@ -231,14 +232,15 @@ class Store:
         counts = Counter(r.status for r in run.results)
         speakers = [q.speaker for q in run.quotes] if len(run.quotes) == len(run.results) else []
         with self._errors("cannot record the run"), self.engine.begin() as connection:
-            inserted = connection.execute(schema.runs.insert().values(
+            inserted = connection.execute(schema.runs.insert().values(**displayable_data(dict(
                 time=timestamp(time), version=__version__, config=run.config.as_dict(), quotes=len(run.results),
                 verified=counts["verified"], review=counts["review"], unverified=counts["unverified"],
                 corpus=[asdict(CorpusFile(d.doc_id, d.path, d.sha256)) for d in run.documents],
-                quotes_sha256=run.quotes_sha256, embedder=run.embedder))
+                quotes_sha256=run.quotes_sha256, embedder=run.embedder))))
             run_id = inserted.inserted_primary_key[0]
-            rows = [{"run_id": run_id, "position": k, "claimed_speaker": speakers[k] if speakers else "",
-                     **result.to_dict()} for k, result in enumerate(run.results)]
+            # A database holds UTF-8 only: lone surrogates (bytes that were not UTF-8) are stored as U+FFFD.
+            rows = [displayable_data({"run_id": run_id, "position": k, "claimed_speaker": speakers[k] if speakers
+                                      else "", **result.to_dict()}) for k, result in enumerate(run.results)]
             if rows:
                 connection.execute(schema.results.insert(), rows)
         return run_id
@@ -414,12 +416,12 @@ def escalation_bytes(escalations: Sequence[Escalation], *, suffix: str) -> bytes
 
     rows = [asdict(e) for e in escalations]
     if suffix == ".json":
-        return (json.dumps(rows, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+        return utf8(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(ESCALATION_COLUMNS)
     writer.writerows([cell(row[c]) for c in ESCALATION_COLUMNS] for row in rows)
-    return buffer.getvalue().encode("utf-8")
+    return utf8(buffer.getvalue())
 
 
 def write_escalation(path: str | Path, escalations: Sequence[Escalation]) -> None:

@@ -304,3 +304,57 @@ def test_a_full_disk_while_writing_the_workbook_replaces_no_output(tmp_path: Pat
                                                  f"large); check the free space and permissions of {tmp_path}\n")
     assert sorted(p.name for p in tmp_path.iterdir()) == ["quotes.csv", "r.jsonl", "r.xlsx", "transcripts"]
     assert (tmp_path / "r.jsonl").read_text(encoding="utf-8") == "previous"
+
+
+# --- text that cannot be encoded -------------------------------------------------------------------
+
+
+def test_text_that_is_not_utf8_reaches_every_output_as_replacement_characters(tmp_path: Path,
+                                                                              corpus_dir: Path) -> None:
+    """A document whose file name is not UTF-8, quotes with lone surrogates, embeddings on: every output
+    is written, with U+FFFD where the text cannot be encoded, and the model's loading bar is not printed."""
+    import json
+    import os
+    import sqlite3
+
+    from click.testing import CliRunner
+    from openpyxl import load_workbook
+
+    from quoteverify.cli import main
+
+    name = os.fsdecode(b"caf\xe9-notes")  # "caf\udce9-notes"
+    (corpus_dir / f"{name}.txt").write_text("Maria: We lost 15 volunteers in the first month.\n", encoding="utf-8")
+    table = tmp_path / "quotes.jsonl"
+    table.write_text(json.dumps({"quote": "We lost 50 volunteers \ud800 in the first month", "finding": "F1",
+                                 "document": name}) + "\n" +
+                     json.dumps({"quote": "the nurses never gave up \udcff, they came every weekend",
+                                 "finding": "F1"}) + "\n", encoding="utf-8")
+    out = {n: tmp_path / n for n in ("r.jsonl", "r.csv", "r.xlsx", "run.json", "store.sqlite", "f.csv", "r.md",
+                                     "c.jsonl")}
+    result = CliRunner().invoke(main, [
+        "verify", str(corpus_dir), str(table), "--cache-dir", str(tmp_path / "cache"), "-o", str(out["r.jsonl"]),
+        "-o", str(out["r.csv"]), "-o", str(out["r.xlsx"]), "--manifest", str(out["run.json"]), "--store",
+        str(out["store.sqlite"]), "--findings", str(out["f.csv"]), "--report", str(out["r.md"]), "--cards",
+        str(out["c.jsonl"])])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines() == [f"Recorded as run 1 in {out['store.sqlite']}", result.stderr.splitlines()[-1]]
+    assert result.stderr.splitlines()[-1].startswith("2 quotes: 0 verified, 2 review, 0 unverified")
+    shown = "caf\ufffd-notes"
+    jsonl = [json.loads(line) for line in out["r.jsonl"].read_text(encoding="utf-8").splitlines()]
+    assert [r["document"] for r in jsonl] == [name, "interview-01"]  # the JSONL keeps the escapes: it reads back
+    assert jsonl[1]["cosine"] is not None  # the model encoded the quote with its lone surrogate
+    sheet = load_workbook(out["r.xlsx"], read_only=True)["Quotes"]
+    cells = {str(c.value) for row in sheet.iter_rows() for c in row if c.value is not None}
+    assert "We lost 50 volunteers \ufffd in the first month" in cells and shown in cells
+    manifest = json.loads(out["run.json"].read_text(encoding="utf-8"))
+    assert shown in json.dumps(manifest, ensure_ascii=False)
+    with sqlite3.connect(out["store.sqlite"]) as db:
+        assert db.execute("SELECT quote, document FROM results ORDER BY position").fetchall()[0] == (
+            "We lost 50 volunteers \ufffd in the first month", shown)
+    db.close()
+    assert f"— {shown}, line 1" in out["r.md"].read_text(encoding="utf-8")
+    cards = json.loads(out["c.jsonl"].read_text(encoding="utf-8"))
+    assert [e["quote"] for e in cards["evidence"]] == ["We lost 50 volunteers \ufffd in the first month",
+                                                      "the nurses never gave up \ufffd, they came every weekend"]
+    review = CliRunner().invoke(main, ["review", str(out["r.xlsx"])])
+    assert review.exit_code == 0, review.output

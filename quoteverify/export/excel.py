@@ -20,6 +20,7 @@ from ..diff import BENIGN, EDITS, LOAD_BEARING
 from ..findings import write_findings_sheet
 from ..review import DECISIONS, SHEET, fingerprint
 from ..types import MATCH_TYPES, STATUSES, QuoteResult
+from ..display import displayable
 
 MAX_CELL = 32_767  # Excel's limit, in UTF-16 code units
 TRUNCATED = " […truncated; full text in the JSONL output]"
@@ -97,10 +98,11 @@ def write_workbook(path, results: list[QuoteResult], *, run=None) -> None:
 
 
 def clean_text(text: str) -> str:
-    """Text without the control characters Excel rejects (tab, newline and carriage return stay)."""
+    """Text without the control characters Excel rejects (tab, newline and carriage return stay), lone
+    surrogates shown as U+FFFD."""
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
-    return ILLEGAL_CHARACTERS_RE.sub("", text)
+    return displayable(ILLEGAL_CHARACTERS_RE.sub("", text))
 
 
 def _utf16_len(text: str) -> int:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from ..errors import ConfigError, InputError
 from ..types import MATCH_TYPES, STATUSES, QuoteResult
 from .tables import jsonl_bytes, write_atomic
+from ..display import utf8
 
 if TYPE_CHECKING:
     from ..embed import Embedder
@@ -245,7 +246,7 @@ def build_manifest(run: Run, *, base: str | Path = ".", quotes_path: str | Path 
 
 
 def manifest_bytes(manifest: Manifest) -> bytes:
-    return (json.dumps(manifest.to_dict(), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    return utf8(json.dumps(manifest.to_dict(), ensure_ascii=False, indent=2) + "\n")
 
 
 def write_manifest(path: str | Path, run: Run, **options: Any) -> Manifest:
