@@ -189,6 +189,7 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
     \b
     quoteverify verify DOCS... QUOTES -o results.xlsx -o results.jsonl
     """
+    from .archive import ArchiveLimits
     from .cache import default_dir as default_cache_dir
     from .config import load_config
     from .export.manifest import write_manifest
@@ -214,9 +215,10 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
         if manifest_path is not None:
             check_output_path(manifest_path, inputs=inputs)
         config = load_config(config_path, {"embed": {"enabled": False}} if no_embed else None)
-        quotes = load_quotes(paths[-1], sheet=sheet)
+        limits = ArchiveLimits.of(config)
+        quotes = load_quotes(paths[-1], sheet=sheet, limits=limits)
         # Read before the (long) run so that a bad workbook or store fails at once.
-        review = read_previous(previous) if previous else None
+        review = read_previous(previous, limits=limits) if previous else None
         for path, suffixes in ((findings_path, FINDINGS_FORMATS), (report_path, REPORT_FORMATS),
                                (cards_path, CARDS_FORMATS)):
             if path is not None:
@@ -229,6 +231,7 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
             carried = carry_decisions(result.results, review)
             result.results = carried.results
             click.echo(carried.summary(previous), err=True)
+            _warn(carried.warnings(previous, len(review.quotes)))
         # One transaction: every output complete, and the run recorded, before any file is replaced.
         with output_transaction() as written:
             _write_outputs(result, outputs)

@@ -37,6 +37,11 @@ _RANGES: dict[str, tuple[float, float]] = {
     "embed.threads": (1, 256),
     "output.context_chars": (0, 100_000),
     "extract.min_words": (1, 1000),  # quoteverify extract: shortest untagged quoted phrase kept
+    "limits.max_unzipped_bytes": (1, 1 << 40),
+    "limits.max_ratio": (1.0, 1e9),
+    "limits.max_members": (1, 10_000_000),
+    "limits.max_columns": (1, 16_384),
+    "limits.max_shared_strings_bytes": (1, 1 << 40),
 }
 _CHOICES: dict[str, tuple[str, ...]] = {"index.backend": ("bm25s", "rank-bm25")}
 # What a value of each default's type is called in an error message.

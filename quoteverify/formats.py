@@ -26,6 +26,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .archive import ArchiveLimits, check_archive
 from .errors import InputError
 from .turns import label_of
 from .types import Turn
@@ -45,14 +46,15 @@ class Extracted:
     warnings: tuple[str, ...] = ()
 
 
-def extract(path: Path, content: str | bytes) -> Extracted:
+def extract(path: Path, content: str | bytes, *, limits: ArchiveLimits | None = None) -> Extracted:
     """The text (and cues) of one document: ``content`` is the decoded text of a
-    text format, the bytes of a binary one (see TEXT_SUFFIXES, BINARY_SUFFIXES)."""
+    text format, the bytes of a binary one (see TEXT_SUFFIXES, BINARY_SUFFIXES).
+    ``limits``: what a .docx may cost to unzip (default: the config's)."""
     suffix = path.suffix.lower()
     if suffix in (".vtt", ".srt"):
         return _subtitles(path, content)
     if suffix == ".docx":
-        return _docx(path, content)
+        return _docx(path, content, limits)
     if suffix == ".pdf":
         return Extracted(_pdf(path, content))
     return Extracted(content)
@@ -99,10 +101,11 @@ def _subtitles(path: Path, text: str) -> Extracted:
 
 # ---------------------------------------------------------------------- .docx
 
-def open_docx(path: Path, data: bytes):
-    """The python-docx Document of a .docx file's bytes."""
+def open_docx(path: Path, data: bytes, limits: ArchiveLimits | None = None):
+    """The python-docx Document of a .docx file's bytes, once its size unzipped is within ``limits``."""
     import docx
 
+    check_archive(path, data, limits or ArchiveLimits.of())
     try:
         return docx.Document(io.BytesIO(data))
     except Exception as exc:  # python-docx raises many types for damaged files
@@ -110,10 +113,10 @@ def open_docx(path: Path, data: bytes):
                          "re-save it from Word as .docx") from None
 
 
-def _docx(path: Path, data: bytes) -> Extracted:
+def _docx(path: Path, data: bytes, limits: ArchiveLimits | None) -> Extracted:
     from docx.table import Table
 
-    document = open_docx(path, data)
+    document = open_docx(path, data, limits)
     lines = []
     for block in document.iter_inner_content():
         if isinstance(block, Table):

@@ -20,8 +20,9 @@ import math
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
+from .archive import ArchiveLimits, check_archive, check_columns
 from .errors import InputError
 from .formats import BINARY_SUFFIXES, LINE_BREAK, extract
 from .formats import SUFFIXES as DOCUMENT_SUFFIXES
@@ -126,8 +127,9 @@ def _document_files(paths: Iterable[str | Path]) -> list[Path]:
     return files
 
 
-def load_documents(paths: Iterable[str | Path]) -> LoadedDocuments:
-    """Read documents from files and folders; ids are file stems and must be unique."""
+def load_documents(paths: Iterable[str | Path], *, limits: ArchiveLimits | None = None) -> LoadedDocuments:
+    """Read documents from files and folders; ids are file stems and must be unique. ``limits``: what
+    a .docx may cost to unzip (default: the config's)."""
     warnings: list[str] = []
     documents: list[Document] = []
     seen: dict[str, Path] = {}
@@ -145,7 +147,7 @@ def load_documents(paths: Iterable[str | Path]) -> LoadedDocuments:
         except OSError as exc:
             raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
         if path.suffix.lower() in BINARY_SUFFIXES:
-            extracted, encoding = extract(path, data), path.suffix.lower().lstrip(".")
+            extracted, encoding = extract(path, data, limits=limits), path.suffix.lower().lstrip(".")
         else:
             text, encoding = _decode(path, data, warnings)
             extracted = extract(path, text)
@@ -288,10 +290,6 @@ def _csv_records(path: Path, text: str
     return header, records, problems, warnings
 
 
-# No quote table unzips to a gigabyte; a zip bomb does.
-XLSX_MAX_UNZIPPED = 1 << 30
-
-
 def _xlsx_error(path: Path, exc: BaseException) -> InputError:
     from defusedxml import DefusedXmlException
 
@@ -306,10 +304,8 @@ def _xlsx_error(path: Path, exc: BaseException) -> InputError:
                       "open it in Excel and save it again, or export the sheet as CSV")
 
 
-def _open_workbook(path: Path, data: bytes):
+def _open_workbook(path: Path, data: bytes, limits: ArchiveLimits):
     """The workbook, read-only, once it is known to be a zip that openpyxl parses with defusedxml."""
-    import zipfile
-
     import openpyxl
 
     if not data.startswith(b"PK"):
@@ -320,12 +316,8 @@ def _open_workbook(path: Path, data: bytes):
     if not openpyxl.DEFUSEDXML:
         raise InputError(f"{path}: not read: OPENPYXL_DEFUSEDXML=False turns off openpyxl's protection against "
                          "hostile XML; unset it")
+    check_archive(path, data, limits)
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            unzipped = sum(info.file_size for info in archive.infolist())
-        if unzipped > XLSX_MAX_UNZIPPED:
-            raise InputError(f"{path}: refused: it would unzip to {unzipped:,} bytes, as zip bombs do; "
-                             "a quote table is far smaller")
         return openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
     except InputError:
         raise
@@ -333,8 +325,9 @@ def _open_workbook(path: Path, data: bytes):
         raise _xlsx_error(path, exc) from None
 
 
-def _xlsx_records(path: Path, data: bytes, sheet: str | None) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
-    book = _open_workbook(path, data)
+def _xlsx_records(path: Path, data: bytes, sheet: str | None,
+                  limits: ArchiveLimits) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
+    book = _open_workbook(path, data, limits)
     try:
         if sheet is None and not book.worksheets:
             raise InputError(f"{path}: no worksheet in this workbook, only charts")
@@ -345,7 +338,9 @@ def _xlsx_records(path: Path, data: bytes, sheet: str | None) -> tuple[list[str]
             raise InputError(f"{path}: sheet '{sheet}' is a chart, not a table; "
                              f"choose another with --sheet (sheets: {', '.join(book.sheetnames)})")
         # Sheets are parsed lazily, so a damaged or hostile sheet fails here, not on opening.
-        rows = enumerate(ws.iter_rows(values_only=True), start=1)
+        # Rows as wide as their cells, not as the sheet's <dimension> claims (16,384 columns of nothing).
+        ws.reset_dimensions()
+        rows = enumerate(_capped(path, ws.iter_rows(values_only=True), limits), start=1)
         header_row, header = next(((n, values) for n, values in rows
                                    if any(v is not None and str(v).strip() for v in values)), (0, ()))
         header = _column_names(header)
@@ -372,6 +367,12 @@ def _xlsx_records(path: Path, data: bytes, sheet: str | None) -> tuple[list[str]
     return header, records
 
 
+def _capped(path: Path, rows: Iterable[tuple], limits: ArchiveLimits) -> Iterator[tuple]:
+    for number, values in enumerate(rows, start=1):
+        check_columns(path, number, len(values), limits)
+        yield values
+
+
 def _jsonl_records(path: Path, text: str) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
     header: list[str] = []
     records = []
@@ -391,8 +392,9 @@ def _jsonl_records(path: Path, text: str) -> tuple[list[str], list[tuple[int, di
     return header, records
 
 
-def load_quotes(path: str | Path, *, sheet: str | None = None) -> LoadedQuotes:
-    """Read a quote table; column names are matched case-insensitively."""
+def load_quotes(path: str | Path, *, sheet: str | None = None, limits: ArchiveLimits | None = None) -> LoadedQuotes:
+    """Read a quote table; column names are matched case-insensitively. ``limits``: what an .xlsx may
+    cost to read (default: the config's)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if path.is_dir():
@@ -411,7 +413,7 @@ def load_quotes(path: str | Path, *, sheet: str | None = None) -> LoadedQuotes:
     warnings: list[str] = []
     problems: dict[int, str] = {}
     if suffix == ".xlsx":
-        header, records = _xlsx_records(path, data, sheet)
+        header, records = _xlsx_records(path, data, sheet, limits or ArchiveLimits.of())
     else:
         text, _ = _decode(path, data, warnings)
         text = text.removeprefix("\ufeff")

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from .align import Aligner
+from .archive import ArchiveLimits
 from .cache import Cache
 from .classify import classify, coverage, needs_cosine
 from .config import Config, as_config
@@ -38,7 +39,7 @@ class Run:
     quotes: tuple[Quote, ...] = ()  # as checked, in input order: what the audit store needs to check them again
 
 
-def _documents(documents: Any) -> LoadedDocuments:
+def _documents(documents: Any, limits: ArchiveLimits) -> LoadedDocuments:
     if isinstance(documents, LoadedDocuments):
         return documents
     if isinstance(documents, Mapping):
@@ -51,12 +52,12 @@ def _documents(documents: Any) -> LoadedDocuments:
     items = list(documents)
     if items and all(isinstance(d, Document) for d in items):
         return LoadedDocuments(tuple(sorted(items, key=lambda d: d.doc_id)))
-    return load_documents(items)
+    return load_documents(items, limits=limits)
 
 
-def _quotes(quotes: Any) -> tuple[list[Quote], list[str], str]:
+def _quotes(quotes: Any, limits: ArchiveLimits) -> tuple[list[Quote], list[str], str]:
     if isinstance(quotes, (str, Path)):
-        quotes = load_quotes(quotes)
+        quotes = load_quotes(quotes, limits=limits)
     if isinstance(quotes, LoadedQuotes):
         return list(quotes.quotes), list(quotes.warnings), quotes.sha256
     return coerce_quotes(quotes), [], ""
@@ -89,8 +90,9 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
         timings[stage] = timings.get(stage, 0.0) + now - clock
         clock = now
 
-    loaded = _documents(documents)
-    quote_list, warnings, quotes_sha256 = _quotes(quotes)
+    limits = ArchiveLimits.of(config)
+    loaded = _documents(documents, limits)
+    quote_list, warnings, quotes_sha256 = _quotes(quotes, limits)
     warnings = list(loaded.warnings) + warnings
     quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
     lap("load")

@@ -358,3 +358,236 @@ def test_text_that_is_not_utf8_reaches_every_output_as_replacement_characters(tm
                                                       "the nurses never gave up \ufffd, they came every weekend"]
     review = CliRunner().invoke(main, ["review", str(out["r.xlsx"])])
     assert review.exit_code == 0, review.output
+
+
+# --- hostile archives: resource limits ------------------------------------------------------------------
+
+import hostile_files  # noqa: E402  (beside this file)
+
+PEAK_MB = 500
+REFUSAL_SECONDS = 5.0
+
+
+def _measured(args: list[str], cwd: Path) -> tuple[int, str, float, float]:
+    """(exit code, stderr, seconds, peak resident MB) of the CLI in a process of its own."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    started = time.monotonic()
+    process = subprocess.Popen([sys.executable, "-m", "quoteverify", *args], cwd=cwd, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, text=True,
+                               env=dict(os.environ, XDG_CACHE_HOME=str(cwd / "xdg")))
+    stderr = process.stderr.read()
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    return process.returncode, stderr, time.monotonic() - started, usage.ru_maxrss / 1024
+
+
+def _unzipped(data: bytes) -> int:
+    import io
+    import zipfile
+
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return sum(m.file_size for m in archive.infolist())
+
+
+@pytest.fixture
+def hostile(tmp_path: Path, corpus_dir: Path):
+    table = tmp_path / "quotes.csv"
+    table.write_text("quote\nit was harder than we expected\n", encoding="utf-8")
+
+    def run(name: str, data: bytes, command: str = "verify") -> tuple[Path, str, float]:
+        path = tmp_path / name
+        path.write_bytes(data)
+        if command == "verify-docs":
+            args = ["verify", str(path), str(table)]
+        elif command == "verify-quotes":
+            args = ["verify", str(corpus_dir), str(path)]
+        elif command == "previous":
+            args = ["verify", str(corpus_dir), str(table), "--previous", str(path)]
+        else:
+            args = ["review", str(path)]
+        code, stderr, seconds, peak = _measured([*args, "--no-embed"] if args[0] == "verify" else args, tmp_path)
+        assert code == 2, stderr
+        assert len(stderr.splitlines()) == 1, stderr
+        assert seconds <= REFUSAL_SECONDS and peak <= PEAK_MB, (seconds, peak)
+        return path, stderr, seconds
+
+    return run
+
+
+def test_a_docx_zip_bomb_is_refused_at_once(hostile) -> None:
+    data = hostile_files.docx_bomb(2.0)
+    path, stderr, _ = hostile("bomb.docx", data, "verify-docs")
+    assert stderr == (f"Error: {path}: refused: it would unzip to {_unzipped(data):,} bytes, more than the limit "
+                      "of 268,435,456 bytes (limits.max_unzipped_bytes in --config), as zip bombs do\n")
+
+
+@pytest.mark.parametrize("command", ["verify-quotes", "review", "previous"])
+def test_an_xlsx_zip_bomb_is_refused_at_once_as_a_quote_table_or_a_reviewed_workbook(hostile, command: str) -> None:
+    data = hostile_files.xlsx_bomb(2.0)
+    path, stderr, _ = hostile("bomb.xlsx", data, command)
+    assert stderr == (f"Error: {path}: refused: it would unzip to {_unzipped(data):,} bytes, more than the limit "
+                      "of 268,435,456 bytes (limits.max_unzipped_bytes in --config), as zip bombs do\n")
+
+
+def test_shared_strings_of_hundreds_of_megabytes_are_refused_at_once(hostile) -> None:
+    data = hostile_files.xlsx_shared_strings_bomb(300)
+    assert len(data) < 1_500_000
+    path, stderr, _ = hostile("strings.xlsx", data, "verify-quotes")
+    assert stderr.startswith(f"Error: {path}: refused: its shared strings would unzip to ")
+    assert stderr.endswith(" bytes, more than the limit of 134,217,728 bytes (limits.max_shared_strings_bytes in "
+                           "--config)\n")
+
+
+@pytest.mark.parametrize("command", ["verify-quotes", "review"])
+def test_a_row_wider_than_the_column_cap_is_refused(hostile, command: str) -> None:
+    path, stderr, _ = hostile("wide.xlsx", hostile_files.xlsx_wide_rows(), command)
+    assert stderr == (f"Error: {path}: refused: row 2 has 16,384 columns, more than the limit of 1,000 "
+                      "(limits.max_columns in --config)\n")
+
+
+def test_a_sheet_whose_dimension_claims_16384_columns_is_read_as_wide_as_its_cells(tmp_path: Path,
+                                                                                 corpus_dir: Path) -> None:
+    import json
+
+    path = tmp_path / "dimension.xlsx"
+    path.write_bytes(hostile_files.xlsx_wide_dimension(20000))
+    out = tmp_path / "r.jsonl"
+    code, stderr, seconds, peak = _measured(["verify", str(corpus_dir), str(path), "--no-embed", "-o", str(out)],
+                                            tmp_path)
+    assert code == 0, stderr
+    assert peak <= PEAK_MB, peak
+    with open(out, encoding="utf-8") as f:
+        first = json.loads(f.readline())
+    assert first["extra"] == {}  # no 16,382 empty columns passed through
+    assert out.stat().st_size < 40_000_000
+
+
+def test_limits_are_set_in_the_config(tmp_path: Path, corpus_dir: Path) -> None:
+    from click.testing import CliRunner
+
+    from quoteverify.cli import main
+
+    config = tmp_path / "limits.yaml"
+    config.write_text("limits:\n  max_unzipped_bytes: 4294967295\n  max_ratio: 50\n", encoding="utf-8")
+    bomb = tmp_path / "bomb.xlsx"
+    bomb.write_bytes(hostile_files.xlsx_bomb(0.05))
+    result = CliRunner().invoke(main, ["verify", str(corpus_dir), str(bomb), "--no-embed", "--config", str(config)])
+    assert result.exit_code == 2
+    assert result.stderr.startswith(f"Error: {bomb}: refused: xl/worksheets/sheet1.xml would unzip to ")
+    assert result.stderr.endswith(" times its compressed size, more than the limit of 50 (limits.max_ratio in "
+                                  "--config), as zip bombs do\n")
+
+
+# --- reviewed workbooks ---------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def reviewed(tmp_path: Path, corpus_dir: Path):
+    """A triage workbook of a run, with decisions typed in by a reviewer: reviewed({row: (id, decision)})."""
+    from click.testing import CliRunner
+    from openpyxl import load_workbook
+
+    from quoteverify.cli import main
+
+    table = tmp_path / "quotes.csv"
+    table.write_text("quote_id,quote\nq1,it was harder than we expected\nq2,The training was useful\n"
+                     "q3,Our neighbours did\nq4,We lost 50 volunteers in the first month\n", encoding="utf-8")
+    book_path = tmp_path / "results.xlsx"
+    assert CliRunner().invoke(main, ["verify", str(corpus_dir), str(table), "--no-embed", "-o",
+                                     str(book_path)]).exit_code == 0
+
+    def fill(decisions: dict[str, list[str]], *, rename: dict[str, str] | None = None) -> Path:
+        book = load_workbook(book_path)
+        sheet = book["Quotes"]
+        header = [c.value for c in sheet[1]]
+        id_col, decision_col = header.index("quote_id"), header.index("decision")
+        rows = list(sheet.iter_rows(min_row=2))
+        for row in rows:
+            quote_id = row[id_col].value
+            values = decisions.get(quote_id, [])
+            if values:
+                row[decision_col].value = values[0]
+            for extra in values[1:]:  # the same quote id again, on a row of its own, with another decision
+                sheet.append([c.value for c in row])
+                sheet.cell(sheet.max_row, decision_col + 1).value = extra
+            if rename and quote_id in rename:
+                row[id_col].value = rename[quote_id]
+        out = tmp_path / "reviewed.xlsx"
+        book.save(out)
+        return out
+
+    def previous(workbook: Path):
+        return CliRunner().invoke(main, ["verify", str(corpus_dir), str(table), "--no-embed", "--previous",
+                                         str(workbook), "-o", str(tmp_path / "again.jsonl")])
+
+    return fill, previous, tmp_path
+
+
+def test_invalid_and_conflicting_decisions_are_listed_and_counted(reviewed) -> None:
+    import json
+
+    fill, previous, folder = reviewed
+    workbook = fill({"q1": ["accept"], "q2": ["acept"], "q3": ["yes"], "q4": ["reject", "accept"]})
+    result = previous(workbook)
+    assert result.exit_code == 0, result.output
+    book_rows = {}
+    from openpyxl import load_workbook
+
+    sheet = load_workbook(workbook)["Quotes"]
+    header = [c.value for c in sheet[1]]
+    letter = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"[header.index("decision")]
+    for n, row in enumerate(sheet.iter_rows(min_row=2, values_only=True), start=2):
+        book_rows.setdefault(row[header.index("quote_id")], n)
+    assert result.stderr.splitlines()[0] == (
+        f"{workbook}: carried the decisions and notes of 1 quotes; 0 reviewed quotes changed (their text or where "
+        f"they were found) and need a new look; 2 invalid decisions not carried (Quotes!{letter}{book_rows['q2']} "
+        f"'acept', Quotes!{letter}{book_rows['q3']} 'yes'; use one of accept, reject, fix quote, fix source); "
+        "1 quote id with conflicting decisions on several rows not carried (q4)")
+    rows = {r["quote_id"]: r["decision"] for r in map(json.loads, (folder / "again.jsonl").read_text().splitlines())}
+    assert rows == {"q1": "accept", "q2": "", "q3": "", "q4": ""}
+
+
+def test_a_workbook_with_no_common_quote_ids_is_a_warning(reviewed) -> None:
+    fill, previous, _ = reviewed
+    workbook = fill({"q1": ["accept"]}, rename={"q1": "x1", "q2": "x2", "q3": "x3", "q4": "x4"})
+    result = previous(workbook)
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[:2] == [
+        f"{workbook}: carried the decisions and notes of 0 quotes; 0 reviewed quotes changed (their text or where "
+        "they were found) and need a new look",
+        f"Warning: {workbook}: none of its 4 quote ids is among this run's quotes; is it the workbook of another "
+        "quote table?"]
+
+
+def _rewrite_sheet(path: Path, edit) -> Path:
+    members = hostile_files.members_of(path.read_bytes())
+    members["xl/worksheets/sheet1.xml"] = edit(members["xl/worksheets/sheet1.xml"])
+    out = path.with_name("hostile.xlsx")
+    out.write_bytes(hostile_files.build_zip(members))
+    return out
+
+
+@pytest.mark.parametrize("command", ["review", "previous"])
+@pytest.mark.parametrize("damage, expected", [
+    (lambda xml: xml.replace(b"<worksheet", b'<!DOCTYPE worksheet [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;">]>'
+                             b"<worksheet", 1).replace(b"<sheetData>", b"<sheetData><!-- &b; -->", 1),
+     "refused: its XML declares entities or a DTD, as XML bombs do; give the .xlsx written by quoteverify verify, "
+     "saved again from Excel"),
+    (lambda xml: xml[: len(xml) // 2],
+     "cannot be read as an Excel workbook ("),
+])
+def test_a_hostile_or_damaged_reviewed_workbook_is_one_line(reviewed, command: str, damage, expected: str) -> None:
+    from click.testing import CliRunner
+
+    from quoteverify.cli import main
+
+    fill, previous, _ = reviewed
+    workbook = _rewrite_sheet(fill({"q1": ["accept"]}), damage)
+    result = CliRunner().invoke(main, ["review", str(workbook)]) if command == "review" else previous(workbook)
+    assert result.exit_code == 2, result.output
+    assert len(result.stderr.splitlines()) == 1
+    assert result.stderr.startswith(f"Error: {workbook}: {expected}")
