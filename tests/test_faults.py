@@ -591,3 +591,96 @@ def test_a_hostile_or_damaged_reviewed_workbook_is_one_line(reviewed, command: s
     assert result.exit_code == 2, result.output
     assert len(result.stderr.splitlines()) == 1
     assert result.stderr.startswith(f"Error: {workbook}: {expected}")
+
+
+# --- the audit store ------------------------------------------------------------------------------------
+
+
+def _verify_store(corpus_dir: Path, tmp_path: Path, target: str, *extra: str):
+    from click.testing import CliRunner
+
+    from quoteverify.cli import main
+
+    table = tmp_path / "quotes.csv"
+    table.write_text("quote\nit was harder than we expected\n", encoding="utf-8")
+    return CliRunner().invoke(main, ["verify", str(corpus_dir), str(table), "--no-embed", "--store", target,
+                                     "-o", str(tmp_path / "r.jsonl"), *extra])
+
+
+@pytest.mark.parametrize("tables, expected", [
+    (["CREATE TABLE contacts (name TEXT, email TEXT)", "CREATE TABLE notes (body TEXT)"],
+     "refused: it is another application's database (tables contacts, notes); give a new file or a quoteverify "
+     "store"),
+    (["CREATE TABLE runs (id INTEGER PRIMARY KEY, name TEXT)"],
+     "refused: its 'runs' table is not a quoteverify store's (no column config, corpus, time, version); give "
+     "another store"),
+])
+def test_a_database_quoteverify_did_not_make_is_refused_before_the_run(tmp_path: Path, corpus_dir: Path,
+                                                                       tables: list[str], expected: str) -> None:
+    import sqlite3
+
+    target = tmp_path / "other.sqlite"
+    with sqlite3.connect(target) as db:
+        for statement in tables:
+            db.execute(statement)
+    db.close()
+    before = target.read_bytes()
+    result = _verify_store(corpus_dir, tmp_path, str(target))
+    assert (result.exit_code, result.stderr) == (2, f"Error: {target}: {expected}\n")
+    assert target.read_bytes() == before
+    assert not (tmp_path / "r.jsonl").exists()
+
+
+@pytest.mark.parametrize("target, reason", [
+    ("http://example.com/runs", "Can't load plugin: sqlalchemy.dialects:http"),
+    ("postgresql://user@localhost:port/db", "invalid literal for int() with base 10: 'port'"),
+])
+def test_a_bad_store_url_is_one_line(tmp_path: Path, corpus_dir: Path, target: str, reason: str) -> None:
+    result = _verify_store(corpus_dir, tmp_path, target)
+    assert (result.exit_code, result.stderr) == (
+        2, f"Error: {target}: not a database URL quoteverify can use ({reason}); give a file path for SQLite or a "
+           "URL such as postgresql://user@localhost/quoteverify\n")
+
+
+@pytest.mark.parametrize("run_id", ["9223372036854775808", "0"])
+def test_a_run_id_out_of_range_is_one_line(tmp_path: Path, corpus_dir: Path, run_id: str) -> None:
+    from click.testing import CliRunner
+
+    from quoteverify.cli import main
+
+    store = tmp_path / "runs.sqlite"
+    assert _verify_store(corpus_dir, tmp_path, str(store)).exit_code == 0
+    result = CliRunner().invoke(main, ["recheck", run_id, str(corpus_dir), "--store", str(store), "-o",
+                                       str(tmp_path / "e.csv")])
+    assert (result.exit_code, result.stderr) == (
+        2, f"Error: {store}: no run {run_id} here; run ids are whole numbers from 1 up; 'quoteverify runs --store "
+           f"{store}' lists the runs recorded\n")
+
+
+def test_a_record_waits_for_another_writer(tmp_path: Path, corpus_dir: Path) -> None:
+    """Another run holds the store's write lock for 7 s: this one waits and records, not fails."""
+    import sqlite3
+    import subprocess
+    import sys
+    import time
+
+    store = tmp_path / "runs.sqlite"
+    assert _verify_store(corpus_dir, tmp_path, str(store)).exit_code == 0
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sqlite3, sys, time\n"
+        f"db = sqlite3.connect({str(store)!r}, isolation_level=None)\n"
+        "db.execute('BEGIN EXCLUSIVE')\n"
+        "db.execute(\"UPDATE runs SET embedder = 'busy' WHERE id = 1\")\n"
+        "print('locked', flush=True)\n"
+        "time.sleep(7)\n"  # longer than sqlite3's default wait of 5 s
+        "db.execute('COMMIT')\n")], stdout=subprocess.PIPE, text=True)
+    assert holder.stdout.readline() == "locked\n"
+    started = time.monotonic()
+    result = _verify_store(corpus_dir, tmp_path, str(store))
+    assert result.exit_code == 0, result.output
+    assert time.monotonic() - started > 5.0
+    holder.wait(timeout=30)
+    assert f"Recorded as run 2 in {store}" in result.stderr
+    with sqlite3.connect(store) as db:
+        assert db.execute("SELECT id, embedder FROM runs ORDER BY id").fetchall() == [(1, "busy"), (2, None)]
+    db.close()
