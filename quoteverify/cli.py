@@ -317,7 +317,7 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
     quoteverify rerun run.json
     quoteverify rerun run.json -o again.jsonl
     """
-    from .export.manifest import changed_inputs, read_manifest, results_sha256, write_manifest
+    from .export.manifest import changed_inputs, read_manifest, recorded_outputs, results_sha256, write_manifest
     from .export.manifest import rerun as repeat_run
     from .export.tables import FORMATS, check_output_path
 
@@ -336,7 +336,7 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
         if manifest.tool_version != __version__:
             click.echo(f"Warning: {manifest_path} was written by quoteverify {manifest.tool_version}; "
                        f"this is {__version__}, whose results may differ", err=True)
-        outputs = outputs or tuple(base / output for output in manifest.outputs)
+        outputs = outputs or recorded_outputs(manifest, base=base, source=manifest_path)
         for output in outputs:
             check_output_path(output, suffixes=FORMATS)
         result = repeat_run(manifest, base=base, progress=_Progress(sys.stderr.isatty()))

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import html
 import io
+import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,7 +57,7 @@ def extract(path: Path, content: str | bytes, *, limits: ArchiveLimits | None = 
     if suffix == ".docx":
         return _docx(path, content, limits)
     if suffix == ".pdf":
-        return Extracted(_pdf(path, content))
+        return _pdf(path, content)
     return Extracted(content)
 
 
@@ -155,22 +156,51 @@ _COMPOUND = re.compile(r"\b[^\W\d_]+(?:-[^\W\d_]+)+")
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
-def _pdf(path: Path, data: bytes) -> str:
+class _Collected(logging.Handler):
+    """pypdf's complaints about a damaged file, kept for one warning instead of printed raw."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(" ".join(record.getMessage().split()))
+
+
+def _pdf(path: Path, data: bytes) -> Extracted:
+    import warnings
+
     from pypdf import PdfReader
 
+    logger = logging.getLogger("pypdf")
+    collected = _Collected()
+    logger.addHandler(collected)
+    propagate, logger.propagate = logger.propagate, False
     try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise InputError(f"{path}: the PDF is encrypted; save a copy without a password")
-        pages = [(page.extract_text() or "").rstrip() for page in reader.pages]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            reader = PdfReader(io.BytesIO(data))
+            if reader.is_encrypted and not reader.decrypt(""):
+                raise InputError(f"{path}: the PDF is encrypted; save a copy without a password")
+            pages = [(page.extract_text() or "").rstrip() for page in reader.pages]
+        collected.messages += [" ".join(str(w.message).split()) for w in caught]
     except InputError:
         raise
     except Exception as exc:  # pypdf raises many types for damaged files
         raise InputError(f"{path}: not a readable PDF ({type(exc).__name__}: {exc})") from None
+    finally:
+        logger.removeHandler(collected)
+        logger.propagate = propagate
     if not any(pages):
         raise InputError(f"{path}: no text in this PDF (a scan?); run OCR on it, or give the transcript "
                          "as .txt or .docx")
-    return dehyphenate("\n".join(pages))
+    notes = list(dict.fromkeys(m for m in collected.messages if m))
+    found = ()
+    if notes:
+        more = f" and {len(notes) - 1} more" if len(notes) > 1 else ""
+        found = (f"{path}: the PDF is damaged in places (pypdf: {notes[0]}{more}); its text was read, but check "
+                 "the results against the document",)
+    return Extracted(dehyphenate("\n".join(pages)), warnings=found)
 
 
 def dehyphenate(text: str) -> str:

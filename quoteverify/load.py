@@ -13,10 +13,12 @@ line). Every row is kept, with its row number as a spreadsheet shows it.
 from __future__ import annotations
 
 import csv
+import errno
 import hashlib
 import io
 import json
 import math
+import os
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -123,8 +125,27 @@ def _document_files(paths: Iterable[str | Path]) -> list[Path]:
                                  f"use {', '.join(DOCUMENT_SUFFIXES)}")
             files.append(path)
         else:
-            raise InputError(f"{path}: no such file or folder")
+            raise InputError(_not_a_file(path, "a document file or a folder of them"))
     return files
+
+
+def _not_a_file(path: Path, wanted: str) -> str:
+    """Why ``path``, which is neither a regular file nor a folder, cannot be read."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        if os.path.islink(path):
+            if exc.errno == errno.ELOOP:
+                return f"{path}: is a symbolic link that loops ({exc.strerror}); give {wanted}"
+            return f"{path}: is a symbolic link to {os.readlink(path)}, which does not exist; give {wanted}"
+        if exc.errno == errno.ENOENT:
+            return f"{path}: no such file or folder"
+        return f"{path}: cannot be read ({exc.strerror}); give {wanted}"
+    kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+    return f"{path}: is {kind}, not a file that can be read; give {wanted}"
 
 
 def load_documents(paths: Iterable[str | Path], *, limits: ArchiveLimits | None = None) -> LoadedDocuments:
@@ -400,6 +421,8 @@ def load_quotes(path: str | Path, *, sheet: str | None = None, limits: ArchiveLi
     if path.is_dir():
         raise InputError(f"{path}: is a folder; the last argument must be the quote table "
                          f"({', '.join(QUOTE_SUFFIXES)})")
+    if not path.is_file() and (path.exists() or os.path.islink(path)):
+        raise InputError(_not_a_file(path, "the quote table"))
     if suffix not in QUOTE_SUFFIXES:
         raise InputError(f"{path}: unsupported quote table type '{path.suffix}'; use {', '.join(QUOTE_SUFFIXES)}")
     try:

@@ -684,3 +684,89 @@ def test_a_record_waits_for_another_writer(tmp_path: Path, corpus_dir: Path) -> 
     with sqlite3.connect(store) as db:
         assert db.execute("SELECT id, embedder FROM runs ORDER BY id").fetchall() == [(1, "busy"), (2, None)]
     db.close()
+
+
+# --- rerun, links and pipes, noisy libraries ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("recorded", ["../victim/x.jsonl", "/tmp/quoteverify-victim/x.jsonl", "sub/../../x.jsonl"])
+def test_rerun_of_an_edited_manifest_writes_only_in_its_folder(tmp_path: Path, corpus_dir: Path,
+                                                               recorded: str) -> None:
+    import json
+
+    from click.testing import CliRunner
+
+    from quoteverify.cli import main
+
+    out = tmp_path / "out"
+    out.mkdir()
+    table = tmp_path / "quotes.csv"
+    table.write_text("quote\nit was harder than we expected\n", encoding="utf-8")
+    manifest = out / "run.json"
+    assert CliRunner().invoke(main, ["verify", str(corpus_dir), str(table), "--no-embed", "-o",
+                                     str(out / "r.jsonl"), "--manifest", str(manifest)]).exit_code == 0
+    data = json.loads(manifest.read_text(encoding="utf-8"))
+    data["outputs"] = ["r.jsonl", recorded]
+    manifest.write_text(json.dumps(data), encoding="utf-8")
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    (victim / "x.jsonl").write_text("precious", encoding="utf-8")
+    result = CliRunner().invoke(main, ["rerun", str(manifest)])
+    assert (result.exit_code, result.stderr) == (
+        2, f"Error: {manifest}: refused: it records the output '{recorded}', outside the manifest's folder {out}; "
+           "rerun writes there only, unless you name the outputs with -o\n")
+    assert (victim / "x.jsonl").read_text(encoding="utf-8") == "precious"
+    named = CliRunner().invoke(main, ["rerun", str(manifest), "-o", str(victim / "x.jsonl")])
+    assert named.exit_code == 0, named.output  # named on the command line: the user's choice
+
+
+def test_a_symlink_loop_or_a_fifo_given_directly_says_what_it_is(tmp_path: Path, corpus_dir: Path) -> None:
+    import os
+
+    from click.testing import CliRunner
+
+    from quoteverify.cli import main
+
+    (tmp_path / "a.txt").symlink_to(tmp_path / "b.txt")
+    (tmp_path / "b.txt").symlink_to(tmp_path / "a.txt")
+    os.mkfifo(tmp_path / "pipe.csv")
+    (tmp_path / "gone.txt").symlink_to(tmp_path / "nowhere.txt")
+    table = tmp_path / "quotes.csv"
+    table.write_text("quote\nit was harder than we expected\n", encoding="utf-8")
+
+    def verify(*args: Path) -> tuple[int, str]:
+        result = CliRunner().invoke(main, ["verify", *map(str, args), "--no-embed"])
+        return result.exit_code, result.stderr
+
+    assert verify(tmp_path / "a.txt", table) == (
+        2, f"Error: {tmp_path / 'a.txt'}: is a symbolic link that loops (Too many levels of symbolic links); give a "
+           "document file or a folder of them\n")
+    assert verify(tmp_path / "gone.txt", table) == (
+        2, f"Error: {tmp_path / 'gone.txt'}: is a symbolic link to {tmp_path / 'nowhere.txt'}, which does not exist; "
+           "give a document file or a folder of them\n")
+    assert verify(tmp_path / "pipe.csv", table) == (
+        2, f"Error: {tmp_path / 'pipe.csv'}: is a named pipe (FIFO), not a file that can be read; give a document "
+           "file or a folder of them\n")
+    assert verify(corpus_dir, tmp_path / "pipe.csv") == (  # would block for ever on reading
+        2, f"Error: {tmp_path / 'pipe.csv'}: is a named pipe (FIFO), not a file that can be read; give the quote "
+           "table\n")
+
+
+def test_pypdf_complaints_are_one_warning_not_raw_lines(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from quoteverify.cli import main
+    from test_formats import pdf_bytes
+
+    data = pdf_bytes([["Maria: We lost 15 volunteers in the first month."]])
+    data = data[:data.rfind(b"startxref")] + b"startxref\n99999\n%%EOF\n"  # a wrong pointer to the xref table
+    pdf = tmp_path / "damaged.pdf"
+    pdf.write_bytes(data)
+    table = tmp_path / "quotes.csv"
+    table.write_text("quote\nWe lost 15 volunteers in the first month\n", encoding="utf-8")
+    result = CliRunner().invoke(main, ["verify", str(pdf), str(table), "--no-embed", "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr.splitlines()[:-1] == [
+        f"Warning: {pdf}: the PDF is damaged in places (pypdf: incorrect startxref pointer(2) and 1 more); its text "
+        "was read, but check the results against the document"]
+    assert '"status": "verified"' in result.stdout

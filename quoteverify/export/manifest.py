@@ -310,3 +310,18 @@ def rerun(manifest: Manifest, *, base: str | Path, embedder: Embedder | None = N
                           f"install quoteverify {manifest.tool_version}, which wrote it") from None
     quotes = load_quotes(base / manifest.quotes.path, sheet=manifest.quotes.sheet or None)
     return run([base / d.path for d in manifest.documents], quotes, config, embedder=embedder, progress=progress)
+
+
+def recorded_outputs(manifest: Manifest, *, base: str | Path, source: str | Path) -> tuple[Path, ...]:
+    """The outputs ``manifest`` records, as paths under ``base`` (its folder). An edited manifest must not
+    make a rerun write elsewhere: an absolute path, or one that leaves the folder, is refused."""
+    base = Path(base)
+    inside = base.resolve()
+    paths = []
+    for output in manifest.outputs:
+        path = base / output
+        if Path(output).is_absolute() or not path.resolve().is_relative_to(inside):
+            raise InputError(f"{source}: refused: it records the output '{output}', outside the manifest's folder "
+                             f"{base}; rerun writes there only, unless you name the outputs with -o")
+        paths.append(path)
+    return tuple(paths)
