@@ -770,3 +770,79 @@ def test_pypdf_complaints_are_one_warning_not_raw_lines(tmp_path: Path) -> None:
         f"Warning: {pdf}: the PDF is damaged in places (pypdf: incorrect startxref pointer(2) and 1 more); its text "
         "was read, but check the results against the document"]
     assert '"status": "verified"' in result.stdout
+
+
+# --- property: hostile archives through every loader -----------------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_BASES = {"docx": hostile_files.plain_docx, "xlsx": lambda: hostile_files.plain_xlsx(3),
+          "review": lambda: hostile_files.plain_xlsx(3, header=("quote_id", "quote", "decision"))}
+
+
+@st.composite
+def hostile_archives(draw) -> tuple[str, bytes]:
+    kind = draw(st.sampled_from(sorted(_BASES)))
+    members: dict = dict(_BASES[kind]())
+    names = sorted(members)
+    for _ in range(draw(st.integers(0, 3))):
+        name = draw(st.sampled_from(names + ["xl/sharedStrings.xml", "word/extra.xml"]))
+        how = draw(st.sampled_from(["bomb", "garbage", "dtd", "wide", "dimension", "drop"]))
+        content = members.get(name, b"")
+        if how == "bomb":  # declared honestly: really unzips to this much
+            members[name] = hostile_files.Repeated(b"<x>", b"<y>aaaa</y>" * 65536,
+                                                   draw(st.integers(1, 600)), b"</x>")
+        elif how == "garbage":
+            members[name] = draw(st.binary(max_size=200))
+        elif how == "dtd" and isinstance(content, bytes):
+            members[name] = b'<!DOCTYPE x [<!ENTITY a "aaaa"><!ENTITY b "&a;&a;&a;&a;">]>' + content
+        elif how == "wide" and isinstance(content, bytes) and b"<sheetData>" in content:
+            column = draw(st.sampled_from(["Z", "ALL", "XFD"]))
+            members[name] = content.replace(b"</sheetData>", f'<row r="9"><c r="{column}9"><v>1</v></c></row>'
+                                                              "</sheetData>".encode())
+        elif how == "dimension" and isinstance(content, bytes):
+            members[name] = content.replace(b'<dimension ref="A1:', b'<dimension ref="A1:XFD1048576" x="')
+        elif how == "drop" and name in members:
+            del members[name]
+    data = hostile_files.build_zip(members)
+    damage = draw(st.sampled_from(["none", "truncate", "flip"]))
+    if damage == "truncate":
+        data = data[: draw(st.integers(0, len(data)))]
+    elif damage == "flip":
+        flipped = bytearray(data)
+        for position in draw(st.lists(st.integers(0, len(data) - 1), min_size=1, max_size=8)):
+            flipped[position] ^= 0xFF
+        data = bytes(flipped)
+    return kind, data
+
+
+def _peak_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(archive=hostile_archives())
+def test_no_hostile_archive_gets_past_a_loader_as_a_traceback(tmp_path_factory, archive) -> None:
+    import time
+
+    from quoteverify.errors import QuoteverifyError
+    from quoteverify.load import load_documents, load_quotes
+    from quoteverify.review import read_review
+
+    kind, data = archive
+    folder = tmp_path_factory.mktemp("hostile")
+    path = folder / ("doc.docx" if kind == "docx" else "table.xlsx")
+    path.write_bytes(data)
+    read = {"docx": lambda: load_documents([path]), "xlsx": lambda: load_quotes(path),
+            "review": lambda: read_review(path)}[kind]
+    before = _peak_mb()
+    started = time.monotonic()
+    try:
+        read()
+    except QuoteverifyError as exc:
+        assert "\n" not in str(exc)
+    assert time.monotonic() - started <= REFUSAL_SECONDS
+    assert _peak_mb() - before <= PEAK_MB
