@@ -10,6 +10,7 @@ is replaced by a run that did not finish.
 from __future__ import annotations
 
 import contextvars
+import errno
 import gc
 import os
 import shutil
@@ -120,6 +121,13 @@ def _write_errors() -> tuple[type[BaseException], ...]:
     return (OSError, LxmlError)
 
 
+def _lxml_reason(exc: BaseException) -> str:
+    """lxml names an I/O failure by its errno ("IO_EFBIG"): say it as the OS does ("File too large")."""
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    code = getattr(errno, text.removeprefix("IO_"), None) if text.startswith("IO_E") else None
+    return os.strerror(code) if isinstance(code, int) else text
+
+
 def _drop_quietly(exc: BaseException) -> None:
     """Free what the failed writer left open now, without its noise: a zip archive that openpyxl did not
     close tries to finish itself when collected, fails on the same full disk, and Python prints that
@@ -186,7 +194,7 @@ def write_atomic(path: Path, write: Callable[[Path], None]) -> None:
     except _write_errors() as exc:
         _drop_quietly(exc)
         tmp.unlink(missing_ok=True)
-        reason = getattr(exc, "strerror", None) or " ".join(str(exc).split()) or type(exc).__name__
+        reason = getattr(exc, "strerror", None) or _lxml_reason(exc)
         raise OutputError(f"{path}: cannot be written ({reason}); "
                           f"check the free space and permissions of {path.parent}") from None
     except BaseException:

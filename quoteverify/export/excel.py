@@ -86,12 +86,28 @@ def write_workbook(path, results: list[QuoteResult], *, run=None) -> None:
     from openpyxl import Workbook
 
     book = Workbook(write_only=True)
-    styles = _Styles.register(book)
-    _write_quotes(book.create_sheet(SHEET), results, styles)
-    _write_summary(book.create_sheet("Summary"), results, styles)
-    write_findings_sheet(book, results, styles=styles)  # only when the quotes cite findings
-    _write_method(book.create_sheet("Method"), results, run, styles)
-    book.save(path)
+    try:
+        styles = _Styles.register(book)
+        _write_quotes(book.create_sheet(SHEET), results, styles)
+        _write_summary(book.create_sheet("Summary"), results, styles)
+        write_findings_sheet(book, results, styles=styles)  # only when the quotes cite findings
+        _write_method(book.create_sheet("Method"), results, run, styles)
+        book.save(path)
+    except BaseException:
+        _abandon(book)
+        raise
+
+
+def _abandon(book) -> None:
+    """Close the worksheet writers of a workbook whose writing failed (a full disk, Ctrl-C) now: left to
+    the garbage collector, each fails again on its way out and Python prints that as a traceback."""
+    for sheet in getattr(book, "_sheets", ()):
+        for stream in (getattr(sheet, "_rows", None), getattr(getattr(sheet, "_writer", None), "xf", None)):
+            if stream is not None:
+                try:
+                    stream.close()
+                except Exception:
+                    pass  # the same failure as the one being raised
 
 
 # --- cell safety ----------------------------------------------------------------------------------
