@@ -223,7 +223,8 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
                                (cards_path, CARDS_FORMATS)):
             if path is not None:
                 check_output_path(path, inputs=inputs, suffixes=suffixes)
-        store = _open_store(store_target) if store_target is not None or record else None
+        store = (_open_store(store_target, busy_seconds=config.store.busy_seconds)
+                 if store_target is not None or record else None)
         result = run(list(paths[:-1]), quotes, config, progress=_Progress(sys.stderr.isatty()),
                      cache_dir=None if no_cache else _usable_cache(cache_dir or default_cache_dir()))
         _warn(result.warnings)
@@ -428,10 +429,10 @@ def extract(manuscript: Path, output: Path | None, min_words: int | None, config
     click.echo(extraction.summary(), err=True)
 
 
-def _open_store(target: str | None, *, create: bool = True):
+def _open_store(target: str | None, *, create: bool = True, busy_seconds: float | None = None):
     from .store import open_store
 
-    return open_store(target, create=create)
+    return open_store(target, create=create, busy_seconds=busy_seconds)
 
 
 @main.command()

@@ -42,6 +42,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "limits.max_members": (1, 10_000_000),
     "limits.max_columns": (1, 16_384),
     "limits.max_shared_strings_bytes": (1, 1 << 40),
+    "store.busy_seconds": (0.0, 86_400.0),
 }
 _CHOICES: dict[str, tuple[str, ...]] = {"index.backend": ("bm25s", "rank-bm25")}
 # What a value of each default's type is called in an error message.

@@ -47,8 +47,6 @@ if TYPE_CHECKING:
     from .pipeline import Progress, Run
 
 STORE_FILE = "runs.sqlite"
-# Seconds a run waits for other runs writing to the same SQLite store before it gives up.
-BUSY_SECONDS = 600.0
 MAX_RUN_ID = 2**63 - 1  # SQL's BIGINT
 # A quote below this confidence is rechecked: the upper edge of the low band (classify.band).
 RECHECK_BELOW = 0.6
@@ -179,12 +177,16 @@ class Store:
     does not exist is an error that says how to make one.
     """
 
-    def __init__(self, target: str | Path | None = None, *, create: bool = True):
+    def __init__(self, target: str | Path | None = None, *, create: bool = True, busy_seconds: float | None = None):
         import sqlalchemy as sa
 
         url, self.location = _resolve(target, create=create)
         self._schema = _schema()
-        self.busy_seconds = BUSY_SECONDS
+        if busy_seconds is None:
+            from .config import load_config
+
+            busy_seconds = load_config().store.busy_seconds
+        self.busy_seconds = busy_seconds
         # A writer waits this long for another run's transaction (a 100,000-quote record takes a while).
         connect_args = {"timeout": self.busy_seconds} if url.get_backend_name() == "sqlite" else {}
         try:
@@ -367,9 +369,11 @@ def _result(row: Any) -> QuoteResult:
     return QuoteResult(**{f.name: row[f.name] for f in fields(QuoteResult) if row[f.name] is not None})
 
 
-def open_store(target: str | Path | None = None, *, create: bool = True) -> Store:
-    """The store at ``target`` (a SQLite file path or a database URL; None: the default SQLite file)."""
-    return Store(target, create=create)
+def open_store(target: str | Path | None = None, *, create: bool = True,
+               busy_seconds: float | None = None) -> Store:
+    """The store at ``target`` (a SQLite file path or a database URL; None: the default SQLite file).
+    ``busy_seconds``: how long a SQLite writer waits for another (default: store.busy_seconds of the config)."""
+    return Store(target, create=create, busy_seconds=busy_seconds)
 
 
 # --- recheck --------------------------------------------------------------------------------------
