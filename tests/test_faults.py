@@ -329,11 +329,11 @@ def test_text_that_is_not_utf8_reaches_every_output_as_replacement_characters(tm
                                  "document": name}) + "\n" +
                      json.dumps({"quote": "the nurses never gave up \udcff, they came every weekend",
                                  "finding": "F1"}) + "\n", encoding="utf-8")
-    out = {n: tmp_path / n for n in ("r.jsonl", "r.csv", "r.xlsx", "run.json", "store.sqlite", "f.csv", "r.md",
-                                     "c.jsonl")}
+    out = {n: tmp_path / n for n in ("r.jsonl", "r.csv", "r.xlsx", "r.html", "run.json", "store.sqlite", "f.csv",
+                                     "r.md", "c.jsonl")}
     result = CliRunner().invoke(main, [
         "verify", str(corpus_dir), str(table), "--cache-dir", str(tmp_path / "cache"), "-o", str(out["r.jsonl"]),
-        "-o", str(out["r.csv"]), "-o", str(out["r.xlsx"]), "--manifest", str(out["run.json"]), "--store",
+        "-o", str(out["r.csv"]), "-o", str(out["r.xlsx"]), "-o", str(out["r.html"]), "--manifest", str(out["run.json"]), "--store",
         str(out["store.sqlite"]), "--findings", str(out["f.csv"]), "--report", str(out["r.md"]), "--cards",
         str(out["c.jsonl"])])
     assert result.exit_code == 0, result.output
@@ -346,6 +346,8 @@ def test_text_that_is_not_utf8_reaches_every_output_as_replacement_characters(tm
     sheet = load_workbook(out["r.xlsx"], read_only=True)["Quotes"]
     cells = {str(c.value) for row in sheet.iter_rows() for c in row if c.value is not None}
     assert "We lost 50 volunteers \ufffd in the first month" in cells and shown in cells
+    page = out["r.html"].read_text(encoding="utf-8")
+    assert shown in page and "\\udce9" not in page
     manifest = json.loads(out["run.json"].read_text(encoding="utf-8"))
     assert shown in json.dumps(manifest, ensure_ascii=False)
     with sqlite3.connect(out["store.sqlite"]) as db:
