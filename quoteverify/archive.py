@@ -1,5 +1,5 @@
 """Resource limits on the zip archives quoteverify reads (.docx documents and manuscripts, .xlsx
-quote tables, reviewed workbooks): a small file must not take gigabytes or minutes.
+quote tables, reviewed workbooks, .qdpx projects): a small file must not take gigabytes or minutes.
 
 Every limit is checked on the zip's central directory, before anything is
 unzipped: zipfile never inflates a member beyond the size its directory
@@ -46,11 +46,12 @@ def _bytes(n: int) -> str:
     return f"{n:,} bytes"
 
 
-def check_archive(path: Path, data: bytes, limits: ArchiveLimits) -> None:
-    """Refuse a zip archive whose unzipping would exceed ``limits``; a file that is not a zip passes,
-    for its reader to explain."""
+def check_archive(path: Path, data: bytes | Path, limits: ArchiveLimits, *, total: bool = True) -> None:
+    """Refuse a zip archive (its bytes, or its file) whose unzipping would exceed ``limits``; a file that
+    is not a zip passes, for its reader to explain. ``total=False`` leaves the size in all to the reader
+    (a QDA project may carry its recordings)."""
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        with zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else data) as archive:
             members = archive.infolist()
     except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError):
         return
@@ -62,9 +63,9 @@ def check_archive(path: Path, data: bytes, limits: ArchiveLimits) -> None:
             raise InputError(f"{path}: refused: its shared strings would unzip to {_bytes(member.file_size)}, "
                              f"more than the limit of {_bytes(limits.max_shared_strings_bytes)} "
                              "(limits.max_shared_strings_bytes in --config)")
-    total = sum(m.file_size for m in members)
-    if total > limits.max_unzipped_bytes:
-        raise InputError(f"{path}: refused: it would unzip to {_bytes(total)}, more than the limit of "
+    unzipped = sum(m.file_size for m in members)
+    if total and unzipped > limits.max_unzipped_bytes:
+        raise InputError(f"{path}: refused: it would unzip to {_bytes(unzipped)}, more than the limit of "
                          f"{_bytes(limits.max_unzipped_bytes)} (limits.max_unzipped_bytes in --config), "
                          "as zip bombs do")
     for member in members:

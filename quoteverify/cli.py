@@ -1,6 +1,7 @@
 """Command line: argument parsing and printing only; the work is in the library."""
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 import time
@@ -62,21 +63,27 @@ def _usable_cache(folder: Path) -> Path | None:
 
 
 class _Progress:
-    """A progress bar on stderr, shown only when stderr is a terminal."""
+    """A progress bar on stderr, shown only when stderr is a terminal.
 
-    def __init__(self, enabled: bool):
+    It is told how many quotes are done, not that one more is: parallel workers
+    report in batches, and the quotes settled by the exact fast path all at once."""
+
+    def __init__(self, enabled: bool, file=None):
         self.enabled = enabled
+        self.file = file
         self.bar = None
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled or total < 20:
             return
         if self.bar is None:
-            self.bar = click.progressbar(length=total, label="verifying", file=sys.stderr)
+            self.bar = click.progressbar(length=total, label="verifying", file=self.file or sys.stderr)
             self.bar.__enter__()
-        self.bar.update(1)
-        if done == total:
+        if done > self.bar.pos:
+            self.bar.update(done - self.bar.pos)
+        if done >= total:
             self.bar.__exit__(None, None, None)
+            self.enabled = False
 
 
 def _interrupted(written) -> None:
@@ -144,11 +151,21 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", metavar="DOCS... QUOTES", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", "outputs", multiple=True, type=click.Path(path_type=Path),
               help="Write results here; the format follows the extension (.jsonl, .csv, .xlsx, or .html for "
                    "the review page). "
                    "Repeat for several files. Without -o, JSONL goes to stdout.")
+@click.option("--quote-col", metavar="NAME", help="The quote table's column holding the quotes "
+              "(default: quote, text, quotation, quote_text or content).")
+@click.option("--id-col", metavar="NAME", help="Its column of quote ids (default: quote_id, id or qid).")
+@click.option("--doc-col", metavar="NAME", help="Its column naming the document each quote claims "
+              "(default: document, source, doc, doc_id, claimed_document, source_document or transcript).")
+@click.option("--speaker-col", metavar="NAME", help="Its column naming the speaker each quote claims "
+              "(default: speaker, participant or claimed_speaker).")
+@click.option("--finding-col", metavar="NAME", help="Its column naming the finding each quote supports "
+              "(default: finding, theme, claim, tag or code).")
+@click.option("-q", "--quiet", is_flag=True, help="Print only warnings and errors: no progress bar, no summary.")
 @click.option("--config", "config_path", type=click.Path(path_type=Path),
               help="YAML file overriding configs/default.yaml key by key.")
 @click.option("--no-embed", is_flag=True, help="Skip sentence embeddings; verdicts use lexical evidence only.")
@@ -185,11 +202,18 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
            fail_on: str | None, sheet: str | None, previous: Path | None, manifest_path: Path | None,
            cache_dir: Path | None = None, no_cache: bool = False, findings_path: Path | None = None,
            report_path: Path | None = None, cards_path: Path | None = None, store_target: str | None = None,
-           record: bool = False) -> None:
+           record: bool = False, quote_col: str | None = None, id_col: str | None = None,
+           doc_col: str | None = None, speaker_col: str | None = None, finding_col: str | None = None,
+           quiet: bool = False) -> None:
     """Verify the quotes in QUOTES against the documents DOCS (files or folders).
+
+    A REFI-QDA project (.qdpx) can be DOCS (its sources), QUOTES (its coded
+    segments) or both: given alone, its coded segments are checked against
+    its own sources.
 
     \b
     quoteverify verify DOCS... QUOTES -o results.xlsx -o results.jsonl
+    quoteverify verify project.qdpx -o coded.xlsx
     """
     from .archive import ArchiveLimits
     from .cache import default_dir as default_cache_dir
@@ -201,6 +225,8 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
     from .pipeline import run
     from .review import carry_decisions, read_previous
 
+    if len(paths) == 1 and paths[0].suffix.lower() == ".qdpx":
+        paths = (paths[0], paths[0])  # a QDA project's coded segments, checked against its own sources
     if len(paths) < 2:
         _fail("give the documents (files or folders) and then the quote table, "
               "e.g. quoteverify verify transcripts/ quotes.csv -o results.xlsx")
@@ -216,9 +242,24 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
             check_output_path(output, inputs=inputs, suffixes=FORMATS)
         if manifest_path is not None:
             check_output_path(manifest_path, inputs=inputs)
-        config = load_config(config_path, {"embed": {"enabled": False}} if no_embed else None)
+        overrides: dict = {"embed": {"enabled": False}} if no_embed else {}
+        named = {"quote": quote_col, "quote_id": id_col, "document": doc_col, "speaker": speaker_col,
+                 "finding": finding_col}
+        if any(named.values()):
+            overrides["columns"] = {k: v for k, v in named.items() if v}
+        config = load_config(config_path, overrides or None)
+        if quiet:
+            # Read by huggingface_hub when transformers is first imported: no "Loading weights" bar either.
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         limits = ArchiveLimits.of(config)
-        quotes = load_quotes(paths[-1], sheet=sheet, limits=limits)
+        quotes = load_quotes(paths[-1], sheet=sheet, columns=vars(config.columns), limits=limits)
+        # Said at once when a column was named, or when some are read as nothing (a "Participant" column
+        # that is not the speaker's would otherwise pass silently); else with the summary.
+        columns_said = bool(overrides.get("columns") or quotes.unread_columns)
+        if quotes.used and not quiet and columns_said:
+            click.echo(quotes.describe_columns(), err=True)
+        if quotes.info and not quiet:
+            click.echo(quotes.info, err=True)
         # Read before the (long) run so that a bad workbook or store fails at once.
         review = read_previous(previous, limits=limits) if previous else None
         for path, suffixes in ((findings_path, FINDINGS_FORMATS), (report_path, REPORT_FORMATS),
@@ -227,13 +268,14 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
                 check_output_path(path, inputs=inputs, suffixes=suffixes)
         store = (_open_store(store_target, busy_seconds=config.store.busy_seconds)
                  if store_target is not None or record else None)
-        result = run(list(paths[:-1]), quotes, config, progress=_Progress(sys.stderr.isatty()),
+        result = run(list(paths[:-1]), quotes, config, progress=_Progress(sys.stderr.isatty() and not quiet),
                      cache_dir=None if no_cache else _usable_cache(cache_dir or default_cache_dir()))
         _warn(result.warnings)
         if review is not None:
             carried = carry_decisions(result.results, review)
             result.results = carried.results
-            click.echo(carried.summary(previous), err=True)
+            if not quiet:
+                click.echo(carried.summary(previous), err=True)
             _warn(carried.warnings(previous, len(review.quotes)))
         # One transaction: every output complete, and the run recorded, before any file is replaced.
         with output_transaction() as written:
@@ -246,18 +288,37 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
             if store is not None:
                 with store:
                     run_id = store.record(result, time=checked_at)
-                click.echo(f"Recorded as run {run_id} in {store.location}", err=True)
+                if not quiet:
+                    click.echo(f"Recorded as run {run_id} in {store.location}", err=True)
     except QuoteverifyError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
         _interrupted(written)
     if written is not None and written.interrupted:
         _interrupted(written)
-    counts = _summary(result, started)
-    if fail_on == "unverified" and counts["unverified"]:
-        sys.exit(1)
-    if fail_on == "review" and (counts["review"] or counts["unverified"]):
-        sys.exit(1)
+    if not quiet:
+        if quotes.used and not columns_said:
+            click.echo(quotes.describe_columns(), err=True)
+        _summary(result, started)
+    if fail_on is not None:
+        _check_fail_on(result.results, fail_on)
+
+
+# Quotes named when --fail-on is hit; the outputs have them all.
+FAIL_ON_SHOWN = 10
+
+
+def _check_fail_on(results, fail_on: str) -> None:
+    """Exit with code 1, naming the quotes that tripped --fail-on, if any did."""
+    failing = ("unverified",) if fail_on == "unverified" else ("review", "unverified")
+    tripped = [r for r in results if r.status in failing]
+    if not tripped:
+        return
+    named = ", ".join(f"{r.quote_id} (row {r.row}, {r.status})" for r in tripped[:FAIL_ON_SHOWN])
+    more = f" and {len(tripped) - FAIL_ON_SHOWN} more" if len(tripped) > FAIL_ON_SHOWN else ""
+    click.echo(f"Failed (--fail-on {fail_on}): {len(tripped)} quote{'s' if len(tripped) != 1 else ''}: "
+               f"{named}{more}", err=True)
+    sys.exit(1)
 
 
 # Problem rows listed after the summary; the output file has every row.

@@ -388,14 +388,16 @@ def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_g
             continue
         prev = segments[k - 1]
         _, p_start, p_end = spans[k - 1]
-        here = f"{src.document.doc_id} at {start}"
+        # Lines, not character offsets: what a reader can find in the transcript.
+        prev_src = corpus.sources[prev.doc]
+        here = f"{src.document.doc_id} line {src.line_of(start)}"
         if seg.doc != prev.doc:
             differ.add("splice", differ.q_orig(int(pq.starts[seg.q_start]), int(pq.ends[seg.q_end - 1])),
-                       f"{src.document.doc_id} at {start}, while the piece before is in "
-                       f"{corpus.sources[prev.doc].document.doc_id} at {p_start}")
+                       f"{here}, while the piece before is in "
+                       f"{prev_src.document.doc_id} line {prev_src.line_of(p_start)}")
         elif seg.d_start < prev.d_end:
             differ.add("order", differ.q_orig(int(pq.starts[seg.q_start]), int(pq.ends[seg.q_end - 1])),
-                       f"{here}, before the piece quoted ahead of it (at {p_start})")
+                       f"{here}, before the piece quoted ahead of it (line {prev_src.line_of(p_start)})")
         else:
             gap = src.document.text[p_end:start]
             if seg.fragment != prev.fragment:

@@ -58,12 +58,11 @@ class SentenceTransformerEmbedder:
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             import torch
             from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as transformers_logging
 
             torch.set_num_threads(self.threads)
             if not sys.stderr.isatty():
-                # transformers draws a "Loading weights" bar: noise in a log or a pipe.
-                from transformers.utils import logging as transformers_logging
-
+                # transformers draws a "Loading weights" bar with every load: noise in a log file or a pipe.
                 transformers_logging.disable_progress_bar()
             self._model = SentenceTransformer(str(model_path(self.name)), device="cpu")
         return self._model

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
@@ -55,12 +55,12 @@ def _documents(documents: Any, limits: ArchiveLimits) -> LoadedDocuments:
     return load_documents(items, limits=limits)
 
 
-def _quotes(quotes: Any, limits: ArchiveLimits) -> tuple[list[Quote], list[str], str]:
+def _quotes(quotes: Any, columns: Mapping[str, str], limits: ArchiveLimits) -> tuple[list[Quote], list[str], str]:
     if isinstance(quotes, (str, Path)):
-        quotes = load_quotes(quotes, limits=limits)
+        quotes = load_quotes(quotes, columns=columns, limits=limits)
     if isinstance(quotes, LoadedQuotes):
         return list(quotes.quotes), list(quotes.warnings), quotes.sha256
-    return coerce_quotes(quotes), [], ""
+    return coerce_quotes(quotes, columns=columns), [], ""
 
 
 def _embedder(config: Config, embedder: Embedder | None, cache: Cache) -> Embedder | None:
@@ -92,7 +92,7 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
 
     limits = ArchiveLimits.of(config)
     loaded = _documents(documents, limits)
-    quote_list, warnings, quotes_sha256 = _quotes(quotes, limits)
+    quote_list, warnings, quotes_sha256 = _quotes(quotes, vars(config.columns), limits)
     warnings = list(loaded.warnings) + warnings
     quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
     lap("load")
@@ -167,9 +167,11 @@ def verify(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str
     """Verify quotes against documents.
 
     documents: folder or file paths, ``Document`` objects, or a mapping id -> text.
-    quotes: a quote table path (or what ``load_quotes`` read from one), or a list
-    of strings, dicts (``quote``, ``quote_id``, ``document`` ...) or ``Quote``
-    objects. config: a Config, a YAML path, or a mapping of overrides such as
+    quotes: a quote table path (or what ``load_quotes`` read from one), a pandas
+    DataFrame (one quote per row, its columns found as in a quote table), or a
+    list of strings, dicts (``quote``, ``quote_id``, ``document`` ...) or
+    ``Quote`` objects; the config's ``columns:`` block names other columns.
+    config: a Config, a YAML path, or a mapping of overrides such as
     ``{"embed": {"enabled": False}}``. cache_dir: as for run().
     """
     return run(documents, quotes, config, embedder=embedder, progress=progress, cache_dir=cache_dir).results
@@ -177,7 +179,10 @@ def verify(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str
 
 def verify_frame(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None,
                  **kwargs: Any):
-    """verify() as a pandas DataFrame, one row per quote in input order."""
+    """verify() as a pandas DataFrame, one row per quote in input order.
+
+    ``row``, ``start``, ``end`` and ``line`` are nullable integers (Int64): an
+    unlocated quote has <NA> there, and located ones stay integers."""
     from .export.tables import to_frame
 
     return to_frame(verify(documents, quotes, config, **kwargs))
@@ -187,6 +192,15 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
             corpus: Corpus, config: Config) -> QuoteResult:
     claimed_known = quote.claimed_document in corpus.by_id
     source = corpus.sources[corpus.by_id[comparison.document]] if comparison.document else None
+    coded_elsewhere = ""
+    if quote.at is not None and source is not None and comparison.document == quote.claimed_document:
+        a, b, line = quote.at
+        if (comparison.start, comparison.end) != (a, b):
+            if source.document.text[a:b] == comparison.matched_text:
+                # The same words stand twice in the source: the project's place is the one to report.
+                comparison = replace(comparison, start=a, end=b, pieces=((comparison.document, a, b),))
+            else:
+                coded_elsewhere = f"not where the QDA project codes it (line {line} of the project's copy)"
     turn, turn_speakers = None, ()
     if source is not None:
         turn = source.turn_at(comparison.start)
@@ -194,12 +208,15 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
         turn_speakers = source.turns.speakers(spans or [(comparison.start, comparison.end)])
     verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, claimed_known=claimed_known,
                        speaker=turn.speaker if turn else "", turn_speakers=turn_speakers)
+    if coded_elsewhere:
+        verdict = replace(verdict, reasons=(*verdict.reasons, coded_elsewhere))
     result = QuoteResult(
         quote_id=quote.quote_id, quote=quote.text, row=quote.row, claimed_document=quote.claimed_document,
         status=verdict.status, match_type=verdict.match_type, confidence=verdict.confidence, band=verdict.band,
         reasons=list(verdict.reasons), bm25_score=_round(alignment.bm25_score),
         bm25_ratio=_round(alignment.bm25_ratio), cosine=cosine, match_ratio=comparison.match_ratio,
-        extra=dict(quote.extra), finding=quote.finding, finding_confidence=quote.finding_confidence)
+        extra=dict(quote.extra), finding=quote.finding, finding_confidence=quote.finding_confidence,
+        claimed_speaker=quote.speaker)
     if source is None:
         return result
     text = source.document.text

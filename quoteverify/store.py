@@ -107,7 +107,7 @@ def _schema() -> _Schema:
         sa.Column("run_id", sa.Integer, sa.ForeignKey("runs.id"), primary_key=True),
         sa.Column("position", sa.Integer, primary_key=True),
         sa.Column("claimed_speaker", sa.Text),
-        *(sa.Column(f.name, _column_type(hints[f.name])) for f in fields(QuoteResult)),
+        *(sa.Column(f.name, _column_type(hints[f.name])) for f in fields(QuoteResult) if f.name != "claimed_speaker"),
         sa.Index("ix_results_run_quote", "run_id", "quote_id"),
     )
     return _Schema(metadata, runs, results)

@@ -56,6 +56,8 @@ class Quote:
     problem: str = ""
     notes: tuple[str, ...] = ()
     finding_confidence: float | None = None  # the analyst's confidence in the finding, 0-1, if given
+    # Where a QDA project codes it: (start, end) in the claimed document's text, and the line there.
+    at: tuple[int, int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -165,6 +167,7 @@ class QuoteResult:
     # The finding the quote is cited for and its stated confidence, as the quote table gives them (see findings).
     finding: str = ""
     finding_confidence: float | None = None
+    claimed_speaker: str = ""  # the speaker the quote table names, or empty
     # The reviewer's verdict from a triage workbook (see quoteverify.review); empty until reviewed.
     # Kept last, so the reviewer's columns end every output.
     decision: str = ""

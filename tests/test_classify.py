@@ -51,18 +51,18 @@ RULES = [
     pytest.param((("word", "classes", "sessions"),),
                  ("review", "paraphrase", ["wording differs: quote says 'classes', source says 'sessions'"]),
                  id="word"),
-    pytest.param((("splice", "the second piece", "interview-02 at 58, while the piece before is in interview-01 "
-                                                 "at 433"),),
-                 ("review", "spliced", ["spliced: 'the second piece' is from interview-02 at 58, while the piece "
-                                        "before is in interview-01 at 433"]), id="splice"),
-    pytest.param((("order", "the second piece", "interview-02 at 58, before the piece quoted ahead of it (at 219)"),),
-                 ("review", "reordered", ["out of order: 'the second piece' is in interview-02 at 58, before the "
-                                          "piece quoted ahead of it (at 219)"]), id="order"),
+    pytest.param((("splice", "the second piece", "interview-02 line 2, while the piece before is in interview-01 "
+                                                 "line 8"),),
+                 ("review", "spliced", ["spliced: 'the second piece' is from interview-02 line 2, while the piece "
+                                        "before is in interview-01 line 8"]), id="splice"),
+    pytest.param((("order", "the second piece", "interview-02 line 2, before the piece quoted ahead of it (line 4)"),),
+                 ("review", "reordered", ["out of order: 'the second piece' is in interview-02 line 2, before the "
+                                          "piece quoted ahead of it (line 4)"]), id="order"),
     pytest.param((("typo", "aprove", "approve"), ("number", "50", "15")),
                  ("review", "altered", ["number differs: quote says '50', source says '15'"]),
                  id="load-bearing-beats-edit"),
-    pytest.param((("number", "50", "15"), ("splice", "piece", "interview-02 at 58")),
-                 ("review", "spliced", ["spliced: 'piece' is from interview-02 at 58"]), id="splice-first"),
+    pytest.param((("number", "50", "15"), ("splice", "piece", "interview-02 line 2")),
+                 ("review", "spliced", ["spliced: 'piece' is from interview-02 line 2"]), id="splice-first"),
 ]
 
 

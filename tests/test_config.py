@@ -17,7 +17,8 @@ def test_defaults_load() -> None:
     assert config.align.max_gap_words == 400
     assert config.verdict.edited_is_verified is True
     assert config.embed.model == "all-MiniLM-L6-v2"
-    assert set(config.as_dict()) == {"window", "index", "align", "verdict", "embed", "output", "extract", "limits", "store"}
+    assert set(config.as_dict()) == {"window", "index", "align", "verdict", "embed", "output", "extract", "columns",
+                                     "limits", "store"}
 
 
 def test_defaults_are_the_yaml_file() -> None:
@@ -70,7 +71,8 @@ def test_as_config_accepts_every_form(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("overrides", "message"), [
     ({"window": {"sise": 32}}, "config: unknown key 'window.sise'; known keys here: overlap, size"),
     ({"windows": {"size": 32}},
-     "config: unknown key 'windows'; known keys here: align, embed, extract, index, limits, output, store, verdict, window"),
+     "config: unknown key 'windows'; known keys here: align, columns, embed, extract, index, limits, output, store, "
+     "verdict, window"),
     ({"window": 32}, "config: 'window' must be a section (a mapping), got 32"),
     ({"window": {"size": "big"}}, "config: 'window.size' must be a whole number, got 'big'"),
     ({"window": {"size": True}}, "config: 'window.size' must be a whole number, got True"),
@@ -128,3 +130,11 @@ def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as error:
         load_config(tmp_path / "nope.yaml")
     assert str(error.value) == f"{tmp_path / 'nope.yaml'}: config file not found; check the path given to --config"
+
+
+def test_columns_block_names_strings_only() -> None:
+    assert vars(load_config().columns) == {"quote": "", "quote_id": "", "document": "", "speaker": "", "finding": ""}
+    assert load_config(overrides={"columns": {"quote": "Passage"}}).columns.quote == "Passage"
+    with pytest.raises(ConfigError) as error:
+        load_config(overrides={"columns": {"speeker": "P"}})
+    assert str(error.value) == "config: unknown key 'columns.speeker'; known keys here: document, finding, quote, quote_id, speaker"

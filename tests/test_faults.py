@@ -337,8 +337,9 @@ def test_text_that_is_not_utf8_reaches_every_output_as_replacement_characters(tm
         str(out["store.sqlite"]), "--findings", str(out["f.csv"]), "--report", str(out["r.md"]), "--cards",
         str(out["c.jsonl"])])
     assert result.exit_code == 0, result.output
-    assert result.stderr.splitlines() == [f"Recorded as run 1 in {out['store.sqlite']}", result.stderr.splitlines()[-1]]
-    assert result.stderr.splitlines()[-1].startswith("2 quotes: 0 verified, 2 review, 0 unverified")
+    lines = result.stderr.splitlines()  # no "Loading weights" bar, no warning, no traceback
+    assert [lines[0], lines[1][:9], lines[2][:44], len(lines)] == [
+        f"Recorded as run 1 in {out['store.sqlite']}", "Columns: ", "2 quotes: 0 verified, 2 review, 0 unverified", 3]
     shown = "caf\ufffd-notes"
     jsonl = [json.loads(line) for line in out["r.jsonl"].read_text(encoding="utf-8").splitlines()]
     assert [r["document"] for r in jsonl] == [name, "interview-01"]  # the JSONL keeps the escapes: it reads back
@@ -776,7 +777,7 @@ def test_pypdf_complaints_are_one_warning_not_raw_lines(tmp_path: Path) -> None:
     table.write_text("quote\nWe lost 15 volunteers in the first month\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["verify", str(pdf), str(table), "--no-embed", "--no-cache"])
     assert result.exit_code == 0, result.output
-    assert result.stderr.splitlines()[:-1] == [
+    assert [line for line in result.stderr.splitlines() if not line.startswith("Columns: ")][:-1] == [
         f"Warning: {pdf}: the PDF is damaged in places (pypdf: incorrect startxref pointer(2) and 1 more); its text "
         "was read, but check the results against the document"]
     assert '"status": "verified"' in result.stdout
@@ -862,3 +863,18 @@ def test_no_hostile_archive_gets_past_a_loader_as_a_traceback(tmp_path_factory, 
         assert "\n" not in str(exc)
     assert time.monotonic() - started <= REFUSAL_SECONDS
     assert _status_mb("VmHWM") - before <= PEAK_MB
+
+
+def test_a_qda_project_with_a_bomb_inside_is_refused_at_once(tmp_path: Path) -> None:
+    """A .qdpx under the project's own size cap, with one member that unzips 2,000 times its size."""
+    import test_qdpx
+
+    path, _, _ = test_qdpx.project(tmp_path, test_qdpx.NVIVO, sentences=4)
+    members = hostile_files.members_of(path.read_bytes())
+    members["sources/notes.txt"] = hostile_files.Repeated(b"", b"the clinic closed " * 4096, 12000, b"")
+    path.write_bytes(hostile_files.build_zip(members))
+    code, stderr, seconds, peak = _measured(["verify", str(path), "--no-embed", "--no-cache"], tmp_path)
+    assert code == 2 and seconds <= REFUSAL_SECONDS and peak <= PEAK_MB, (stderr, seconds, peak)
+    assert stderr.startswith(f"Error: {path}: refused: sources/notes.txt would unzip to ")
+    assert stderr.endswith(" times its compressed size, more than the limit of 200 (limits.max_ratio in --config), "
+                           "as zip bombs do\n")

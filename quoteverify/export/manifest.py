@@ -272,6 +272,31 @@ def read_manifest(path: str | Path) -> Manifest:
     return Manifest.from_dict(data, source=str(path))
 
 
+# A source inside a QDA project is recorded as "project.qdpx!source name" (see quoteverify.qdpx).
+PROJECT_SOURCE = ".qdpx!"
+
+
+def _project_source_sha256(path: Path) -> str:
+    """The sha256 of a project's source as it is now; empty when the project or the source is gone."""
+    from ..qdpx import read_qdpx
+
+    project = Path(str(path).split("!", 1)[0])
+    if not project.is_file():
+        return ""
+    try:
+        documents = read_qdpx(project).documents
+    except InputError:
+        return ""
+    name = str(path).split("!", 1)[1]
+    return next((d.sha256 for d in documents if d.path.split("!", 1)[1] == name), "")
+
+
+def _document_paths(manifest: Manifest, base: Path) -> list[Path]:
+    """The files to read the documents from again: a QDA project once, however many sources it gave."""
+    paths = [base / (d.path.split("!", 1)[0] if PROJECT_SOURCE in d.path else d.path) for d in manifest.documents]
+    return list(dict.fromkeys(paths))
+
+
 def changed_inputs(manifest: Manifest, *, base: str | Path) -> list[InputChange]:
     """Inputs (documents, quote table, model weights) whose sha256 differs from the manifest's."""
     base = Path(base)
@@ -280,7 +305,8 @@ def changed_inputs(manifest: Manifest, *, base: str | Path) -> list[InputChange]
         recorded.append((manifest.quotes.path, base / manifest.quotes.path, manifest.quotes.sha256))
     changes = []
     for label, path, sha256 in recorded:
-        current = sha256_file(path) if path.is_file() else ""
+        current = _project_source_sha256(path) if PROJECT_SOURCE in str(path) else (
+            sha256_file(path) if path.is_file() else "")
         if current != sha256:
             changes.append(InputChange(label, sha256, current))
     if manifest.embedding.weights_sha256:
@@ -308,8 +334,9 @@ def rerun(manifest: Manifest, *, base: str | Path, embedder: Embedder | None = N
     except ConfigError as exc:
         raise ConfigError(f"the manifest's config does not fit quoteverify as installed ({exc}); "
                           f"install quoteverify {manifest.tool_version}, which wrote it") from None
-    quotes = load_quotes(base / manifest.quotes.path, sheet=manifest.quotes.sheet or None)
-    return run([base / d.path for d in manifest.documents], quotes, config, embedder=embedder, progress=progress)
+    quotes = load_quotes(base / manifest.quotes.path, sheet=manifest.quotes.sheet or None,
+                         columns=vars(config.columns))
+    return run(_document_paths(manifest, base), quotes, config, embedder=embedder, progress=progress)
 
 
 def recorded_outputs(manifest: Manifest, *, base: str | Path, source: str | Path) -> tuple[Path, ...]:

@@ -17,7 +17,8 @@ from ..types import QuoteResult
 COLUMNS = ("quote_id", "row", "status", "match_type", "confidence", "band", "quote", "claimed_document",
            "document", "start", "end", "line", "speaker", "timestamp", "matched_text", "context_before",
            "context_after", "reasons", "differences", "bm25_score", "bm25_ratio", "cosine", "match_ratio",
-           "suggestion", "document_sha256", "finding", "finding_confidence", "decision", "reviewer_note")
+           "suggestion", "document_sha256", "finding", "finding_confidence", "claimed_speaker", "decision",
+           "reviewer_note")
 
 
 def _flat(result: QuoteResult) -> dict[str, Any]:
@@ -30,12 +31,18 @@ def _flat(result: QuoteResult) -> dict[str, Any]:
     return row
 
 
+# Whole numbers that are missing for some quotes (an unlocated quote has no start): nullable integers,
+# not floats with NaN, so 1234 stays 1234.
+INTEGER_COLUMNS = ("row", "start", "end", "line")
+
+
 def to_frame(results: Iterable[QuoteResult]):
     import pandas as pd
 
     rows = [_flat(r) for r in results]
     columns = list(COLUMNS) + sorted({k for r in rows for k in r} - set(COLUMNS))
-    return pd.DataFrame(rows, columns=columns)
+    frame = pd.DataFrame(rows, columns=columns)
+    return frame.astype({c: "Int64" for c in INTEGER_COLUMNS})
 
 
 def jsonl_bytes(results: list[QuoteResult]) -> bytes:
