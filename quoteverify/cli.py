@@ -13,6 +13,7 @@ import click
 
 from . import __version__
 from .errors import QuoteverifyError
+from .transaction import output_transaction
 from .store import RECHECK_BELOW
 
 FAIL_ON = ("review", "unverified")
@@ -91,6 +92,16 @@ class _Progress:
         if done >= total:
             self.bar.__exit__(None, None, None)
             self.enabled = False
+
+
+def _interrupted(written) -> None:
+    """Ctrl-C: say truly what was written. The renames at the end are not interrupted, so either
+    every output of the run was replaced or none was."""
+    if written is not None and written.replaced:
+        click.echo("Interrupted after the run was complete; all its outputs were written.", err=True)
+    else:
+        click.echo("Interrupted; no output was written or replaced.", err=True)
+    sys.exit(130)
 
 
 def _command_line() -> str:
@@ -215,6 +226,7 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
     quoteverify verify DOCS... QUOTES -o results.xlsx -o results.jsonl
     quoteverify verify project.qdpx -o coded.xlsx
     """
+    from .archive import ArchiveLimits
     from .cache import default_dir as default_cache_dir
     from .config import load_config
     from .export.manifest import write_manifest
@@ -233,6 +245,7 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
         _fail("give --store TARGET or --record (the default store), not both")
     started = time.perf_counter()
     checked_at = datetime.now(timezone.utc)
+    written = None
     try:
         # Outputs first: a typo in a path must fail before the (long) run, and no input is ever overwritten.
         inputs = [*paths, *(p for p in (config_path, previous) if p is not None)]
@@ -251,7 +264,8 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
         if quiet:
             # Read by huggingface_hub when transformers is first imported: no "Loading weights" bar either.
             os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-        quotes = load_quotes(paths[-1], sheet=sheet, columns=vars(config.columns))
+        limits = ArchiveLimits.of(config)
+        quotes = load_quotes(paths[-1], sheet=sheet, columns=vars(config.columns), limits=limits)
         # Said at once when a column was named, or when some are read as nothing (a "Participant" column
         # that is not the speaker's would otherwise pass silently); else with the summary.
         columns_said = bool(overrides.get("columns") or quotes.unread_columns)
@@ -260,12 +274,13 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
         if quotes.info and not quiet:
             click.echo(quotes.info, err=True)
         # Read before the (long) run so that a bad workbook or store fails at once.
-        review = read_previous(previous) if previous else None
+        review = read_previous(previous, limits=limits) if previous else None
         for path, suffixes in ((findings_path, FINDINGS_FORMATS), (report_path, REPORT_FORMATS),
                                (cards_path, CARDS_FORMATS)):
             if path is not None:
                 check_output_path(path, inputs=inputs, suffixes=suffixes)
-        store = _open_store(store_target) if store_target is not None or record else None
+        store = (_open_store(store_target, busy_seconds=config.store.busy_seconds)
+                 if store_target is not None or record else None)
         result = run(list(paths[:-1]), quotes, config, progress=_Progress(sys.stderr.isatty() and not quiet),
                      cache_dir=None if no_cache else _usable_cache(cache_dir or default_cache_dir()))
         _warn(result.warnings)
@@ -274,22 +289,26 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
             result.results = carried.results
             if not quiet:
                 click.echo(carried.summary(previous), err=True)
-        _write_outputs(result, outputs)
-        if manifest_path is not None:
-            write_manifest(manifest_path, result, quotes_path=paths[-1], sheet=sheet, outputs=outputs,
-                           command=_command_line())
-        _write_findings(result.results, findings_path=findings_path, report_path=report_path,
-                        cards_path=cards_path, checked_at=checked_at)
-        if store is not None:
-            with store:
-                run_id = store.record(result, time=checked_at)
-            if not quiet:
-                click.echo(f"Recorded as run {run_id} in {store.location}", err=True)
+            _warn(carried.warnings(previous, len(review.quotes)))
+        # One transaction: every output complete, and the run recorded, before any file is replaced.
+        with output_transaction() as written:
+            _write_outputs(result, outputs)
+            if manifest_path is not None:
+                write_manifest(manifest_path, result, quotes_path=paths[-1], sheet=sheet, outputs=outputs,
+                               command=_command_line())
+            _write_findings(result.results, findings_path=findings_path, report_path=report_path,
+                            cards_path=cards_path, checked_at=checked_at)
+            if store is not None:
+                with store:
+                    run_id = store.record(result, time=checked_at)
+                if not quiet:
+                    click.echo(f"Recorded as run {run_id} in {store.location}", err=True)
     except QuoteverifyError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        click.echo("Interrupted; no partial output was written.", err=True)
-        sys.exit(130)
+        _interrupted(written)
+    if written is not None and written.interrupted:
+        _interrupted(written)
     if not quiet:
         if quotes.used and not columns_said:
             click.echo(quotes.describe_columns(), err=True)
@@ -403,11 +422,12 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
     quoteverify rerun run.json
     quoteverify rerun run.json -o again.jsonl
     """
-    from .export.manifest import changed_inputs, read_manifest, results_sha256, write_manifest
+    from .export.manifest import changed_inputs, read_manifest, recorded_outputs, results_sha256, write_manifest
     from .export.manifest import rerun as repeat_run
     from .export.tables import FORMATS, check_output_path
 
     started = time.perf_counter()
+    written = None
     try:
         manifest = read_manifest(manifest_path)
         base = manifest_path.parent
@@ -421,20 +441,22 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
         if manifest.tool_version != __version__:
             click.echo(f"Warning: {manifest_path} was written by quoteverify {manifest.tool_version}; "
                        f"this is {__version__}, whose results may differ", err=True)
-        outputs = outputs or tuple(base / output for output in manifest.outputs)
+        outputs = outputs or recorded_outputs(manifest, base=base, source=manifest_path)
         for output in outputs:
             check_output_path(output, suffixes=FORMATS)
         result = repeat_run(manifest, base=base, progress=_Progress(sys.stderr.isatty()))
         _warn(result.warnings)
-        _write_outputs(result, outputs)
-        if new_manifest is not None:
-            write_manifest(new_manifest, result, quotes_path=base / manifest.quotes.path,
-                           sheet=manifest.quotes.sheet or None, outputs=outputs, command=_command_line())
+        with output_transaction() as written:
+            _write_outputs(result, outputs)
+            if new_manifest is not None:
+                write_manifest(new_manifest, result, quotes_path=base / manifest.quotes.path,
+                               sheet=manifest.quotes.sheet or None, outputs=outputs, command=_command_line())
     except QuoteverifyError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        click.echo("Interrupted; no partial output was written.", err=True)
-        sys.exit(130)
+        _interrupted(written)
+    if written is not None and written.interrupted:
+        _interrupted(written)
     _summary(result, started)
     if results_sha256(result.results) == manifest.results_sha256:
         click.echo("Results are identical to the recorded run.", err=True)
@@ -511,10 +533,10 @@ def extract(manuscript: Path, output: Path | None, min_words: int | None, config
     click.echo(extraction.summary(), err=True)
 
 
-def _open_store(target: str | None, *, create: bool = True):
+def _open_store(target: str | None, *, create: bool = True, busy_seconds: float | None = None):
     from .store import open_store
 
-    return open_store(target, create=create)
+    return open_store(target, create=create, busy_seconds=busy_seconds)
 
 
 @main.command()
@@ -575,7 +597,6 @@ def recheck(run_id: int, paths: tuple[Path, ...], store_target: str | None, belo
     except QuoteverifyError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        click.echo("Interrupted; no partial output was written.", err=True)
-        sys.exit(130)
+        _interrupted(None)
     click.echo(f"Rechecked {checked.rechecked} quotes of run {run_id} below {below:g}: "
                f"{len(checked.escalations)} still below, written to {output}", err=True)

@@ -47,6 +47,12 @@ _RANGES: dict[str, tuple[float, float]] = {
     "language.min_quote_words": (1, 100_000),
     "language.min_confidence": (0.0, 1.0),
     "language.sample_chars": (100, 100_000_000),
+    "limits.max_unzipped_bytes": (1, 1 << 40),
+    "limits.max_ratio": (1.0, 1e9),
+    "limits.max_members": (1, 10_000_000),
+    "limits.max_columns": (1, 16_384),
+    "limits.max_shared_strings_bytes": (1, 1 << 40),
+    "store.busy_seconds": (0.0, 86_400.0),
 }
 _CHOICES: dict[str, tuple[str, ...]] = {"index.backend": ("bm25s", "rank-bm25")}
 # Values (or list items) that must be language codes; "auto" only where detection is an option.

@@ -16,6 +16,7 @@ from typing import Protocol, Sequence
 import numpy as np
 
 from .cache import Cache
+from .display import displayable
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
@@ -68,7 +69,8 @@ class SentenceTransformerEmbedder:
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         model = self._load()
-        vectors = model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
+        # The tokenizer takes UTF-8 only: a lone surrogate (bytes that were not UTF-8) is encoded as U+FFFD.
+        vectors = model.encode([displayable(t) for t in texts], batch_size=self.batch_size, normalize_embeddings=True,
                                convert_to_numpy=True, show_progress_bar=False)
         return np.asarray(vectors, dtype=np.float32)
 

@@ -13,15 +13,18 @@ line). Every row is kept, with its row number as a spreadsheet shows it.
 from __future__ import annotations
 
 import csv
+import errno
 import hashlib
 import io
 import json
 import math
+import os
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
+from .archive import ArchiveLimits, check_archive, check_columns
 from .errors import InputError
 from .formats import BINARY_SUFFIXES, LINE_BREAK, extract
 from .formats import SUFFIXES as DOCUMENT_SUFFIXES
@@ -159,12 +162,32 @@ def _document_files(paths: Iterable[str | Path], warnings: list[str] | None = No
                                  f"use {', '.join(DOCUMENT_SUFFIXES + (PROJECT_SUFFIX,))}")
             files.append(path)
         else:
-            raise InputError(f"{path}: no such file or folder")
+            raise InputError(_not_a_file(path, "a document file or a folder of them"))
     return files
 
 
-def load_documents(paths: Iterable[str | Path]) -> LoadedDocuments:
-    """Read documents from files and folders; ids are file stems and must be unique."""
+def _not_a_file(path: Path, wanted: str) -> str:
+    """Why ``path``, which is neither a regular file nor a folder, cannot be read."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        if os.path.islink(path):
+            if exc.errno == errno.ELOOP:
+                return f"{path}: is a symbolic link that loops ({exc.strerror}); give {wanted}"
+            return f"{path}: is a symbolic link to {os.readlink(path)}, which does not exist; give {wanted}"
+        if exc.errno == errno.ENOENT:
+            return f"{path}: no such file or folder"
+        return f"{path}: cannot be read ({exc.strerror}); give {wanted}"
+    kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+    return f"{path}: is {kind}, not a file that can be read; give {wanted}"
+
+
+def load_documents(paths: Iterable[str | Path], *, limits: ArchiveLimits | None = None) -> LoadedDocuments:
+    """Read documents from files and folders; ids are file stems and must be unique. ``limits``: what
+    a .docx may cost to unzip (default: the config's)."""
     warnings: list[str] = []
     documents: list[Document] = []
     seen: dict[str, Path] = {}
@@ -194,7 +217,7 @@ def load_documents(paths: Iterable[str | Path]) -> LoadedDocuments:
         except OSError as exc:
             raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
         if path.suffix.lower() in BINARY_SUFFIXES:
-            extracted, encoding = extract(path, data), path.suffix.lower().lstrip(".")
+            extracted, encoding = extract(path, data, limits=limits), path.suffix.lower().lstrip(".")
         else:
             text, encoding = _decode(path, data, warnings)
             extracted = extract(path, text)
@@ -387,10 +410,6 @@ def _csv_records(path: Path, text: str
     return header, records, problems, warnings
 
 
-# No quote table unzips to a gigabyte; a zip bomb does.
-XLSX_MAX_UNZIPPED = 1 << 30
-
-
 def _xlsx_error(path: Path, exc: BaseException) -> InputError:
     from defusedxml import DefusedXmlException
 
@@ -405,10 +424,8 @@ def _xlsx_error(path: Path, exc: BaseException) -> InputError:
                       "open it in Excel and save it again, or export the sheet as CSV")
 
 
-def _open_workbook(path: Path, data: bytes):
+def _open_workbook(path: Path, data: bytes, limits: ArchiveLimits):
     """The workbook, read-only, once it is known to be a zip that openpyxl parses with defusedxml."""
-    import zipfile
-
     import openpyxl
 
     if not data.startswith(b"PK"):
@@ -419,12 +436,8 @@ def _open_workbook(path: Path, data: bytes):
     if not openpyxl.DEFUSEDXML:
         raise InputError(f"{path}: not read: OPENPYXL_DEFUSEDXML=False turns off openpyxl's protection against "
                          "hostile XML; unset it")
+    check_archive(path, data, limits)
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            unzipped = sum(info.file_size for info in archive.infolist())
-        if unzipped > XLSX_MAX_UNZIPPED:
-            raise InputError(f"{path}: refused: it would unzip to {unzipped:,} bytes, as zip bombs do; "
-                             "a quote table is far smaller")
         return openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
     except InputError:
         raise
@@ -432,9 +445,9 @@ def _open_workbook(path: Path, data: bytes):
         raise _xlsx_error(path, exc) from None
 
 
-def _xlsx_records(path: Path, data: bytes, sheet: str | None, columns: Mapping[str, str] | None = None
-                  ) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
-    book = _open_workbook(path, data)
+def _xlsx_records(path: Path, data: bytes, sheet: str | None, columns: Mapping[str, str] | None = None, *,
+                  limits: ArchiveLimits) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
+    book = _open_workbook(path, data, limits)
     try:
         if sheet is None and not book.worksheets:
             raise InputError(f"{path}: no worksheet in this workbook, only charts")
@@ -445,7 +458,9 @@ def _xlsx_records(path: Path, data: bytes, sheet: str | None, columns: Mapping[s
             raise InputError(f"{path}: sheet '{sheet}' is a chart, not a table; "
                              f"choose another with --sheet (sheets: {', '.join(book.sheetnames)})")
         # Sheets are parsed lazily, so a damaged or hostile sheet fails here, not on opening.
-        rows = enumerate(ws.iter_rows(values_only=True), start=1)
+        # Rows as wide as their cells, not as the sheet's <dimension> claims (16,384 columns of nothing).
+        ws.reset_dimensions()
+        rows = enumerate(_capped(path, ws.iter_rows(values_only=True), limits), start=1)
         header_row, header = next(((n, values) for n, values in rows
                                    if any(v is not None and str(v).strip() for v in values)), (0, ()))
         header = _column_names(header)
@@ -472,6 +487,12 @@ def _xlsx_records(path: Path, data: bytes, sheet: str | None, columns: Mapping[s
     finally:
         book.close()
     return header, records
+
+
+def _capped(path: Path, rows: Iterable[tuple], limits: ArchiveLimits) -> Iterator[tuple]:
+    for number, values in enumerate(rows, start=1):
+        check_columns(path, number, len(values), limits)
+        yield values
 
 
 def _jsonl_records(path: Path, text: str) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
@@ -513,18 +534,21 @@ def _transcript_reason(text: str, *, header_found: bool) -> str | None:
     return None
 
 
-def load_quotes(path: str | Path, *, sheet: str | None = None,
-                columns: Mapping[str, str] | None = None) -> LoadedQuotes:
+def load_quotes(path: str | Path, *, sheet: str | None = None, columns: Mapping[str, str] | None = None,
+                limits: ArchiveLimits | None = None) -> LoadedQuotes:
     """Read a quote table; column names are matched case-insensitively.
 
     ``columns``: the table's column for any of quote, quote_id, document,
     speaker, finding (the --quote-col ... options); the others are found by
-    their usual names."""
+    their usual names. ``limits``: what an .xlsx may cost to read (default:
+    the config's)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if path.is_dir():
         raise InputError(f"{path}: is a folder; the last argument must be the quote table "
                          f"({', '.join(QUOTE_SUFFIXES)})")
+    if not path.is_file() and (path.exists() or os.path.islink(path)):
+        raise InputError(_not_a_file(path, "the quote table"))
     if suffix not in QUOTE_SUFFIXES:
         raise InputError(f"{path}: unsupported quote table type '{path.suffix}'; use {', '.join(QUOTE_SUFFIXES)}")
     try:
@@ -544,7 +568,7 @@ def load_quotes(path: str | Path, *, sheet: str | None = None,
     warnings: list[str] = []
     problems: dict[int, str] = {}
     if suffix == ".xlsx":
-        header, records = _xlsx_records(path, data, sheet, columns)
+        header, records = _xlsx_records(path, data, sheet, columns, limits=limits or ArchiveLimits.of())
     else:
         text, _ = _decode(path, data, warnings)
         text = text.removeprefix("\ufeff")

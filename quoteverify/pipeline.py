@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping
 
 from .align import Aligner
+from .archive import ArchiveLimits
 from .cache import Cache
 from .classify import classify, coverage, needs_cosine
 from .config import Config, as_config
@@ -41,7 +42,7 @@ class Run:
     quotes: tuple[Quote, ...] = ()  # as checked, in input order: what the audit store needs to check them again
 
 
-def _documents(documents: Any) -> LoadedDocuments:
+def _documents(documents: Any, limits: ArchiveLimits) -> LoadedDocuments:
     if isinstance(documents, LoadedDocuments):
         return documents
     if isinstance(documents, Mapping):
@@ -54,12 +55,12 @@ def _documents(documents: Any) -> LoadedDocuments:
     items = list(documents)
     if items and all(isinstance(d, Document) for d in items):
         return LoadedDocuments(tuple(sorted(items, key=lambda d: d.doc_id)))
-    return load_documents(items)
+    return load_documents(items, limits=limits)
 
 
-def _quotes(quotes: Any, columns: Mapping[str, str]) -> tuple[list[Quote], list[str], str]:
+def _quotes(quotes: Any, columns: Mapping[str, str], limits: ArchiveLimits) -> tuple[list[Quote], list[str], str]:
     if isinstance(quotes, (str, Path)):
-        quotes = load_quotes(quotes, columns=columns)
+        quotes = load_quotes(quotes, columns=columns, limits=limits)
     if isinstance(quotes, LoadedQuotes):
         return list(quotes.quotes), list(quotes.warnings), quotes.sha256
     return coerce_quotes(quotes, columns=columns), [], ""
@@ -92,8 +93,9 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
         timings[stage] = timings.get(stage, 0.0) + now - clock
         clock = now
 
-    loaded = _documents(documents)
-    quote_list, warnings, quotes_sha256 = _quotes(quotes, vars(config.columns))
+    limits = ArchiveLimits.of(config)
+    loaded = _documents(documents, limits)
+    quote_list, warnings, quotes_sha256 = _quotes(quotes, vars(config.columns), limits)
     warnings = list(loaded.warnings) + warnings
     quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
     lap("load")
@@ -179,6 +181,7 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
         results[k].reasons.append(f"meaning not compared: the embedding model is not trained for {language} "
                                   "(embed.languages)")
     lap("classify")
+    warnings += cache.warnings
     return Run(results, loaded.documents, config, embed.name if embed else None, timings, warnings, len(windows),
                quotes_sha256, tuple(quote_list))
 

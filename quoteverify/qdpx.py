@@ -31,6 +31,7 @@ from pathlib import Path, PurePosixPath
 
 import numpy as np
 
+from .archive import ArchiveLimits, check_archive
 from .errors import InputError
 from .types import Document, Quote
 
@@ -153,6 +154,12 @@ def _open(path: Path) -> zipfile.ZipFile:
         archive.close()
         raise InputError(f"{path}: refused: {len(infos):,} files that would unzip to {unzipped:,} bytes, "
                          "as zip bombs do; a QDA project is far smaller")
+    try:
+        # The config's ratio, member and shared limits too (the size in all is this module's own).
+        check_archive(path, path, ArchiveLimits.of(), total=False)
+    except InputError:
+        archive.close()
+        raise
     return archive
 
 

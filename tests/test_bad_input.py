@@ -349,7 +349,7 @@ def test_interrupt_writes_nothing(tmp: Path, monkeypatch) -> None:
 
     monkeypatch.setattr("quoteverify.pipeline.run", interrupted)
     result = verify_cli(tmp / "docs", tmp / "quotes.csv", "-o", out)
-    assert (result.exit_code, result.stderr) == (130, "Interrupted; no partial output was written.\n")
+    assert (result.exit_code, result.stderr) == (130, "Interrupted; no output was written or replaced.\n")
     assert out.read_text(encoding="utf-8") == "the previous results\n"
 
 
@@ -603,14 +603,18 @@ def test_xlsx_without_defusedxml_is_refused(tmp: Path, monkeypatch) -> None:
                                 "protection against hostile XML; unset it")
 
 
-def test_zip_bomb_is_refused(tmp: Path, monkeypatch) -> None:
-    # The limit is 1 GiB unzipped; lowered here rather than writing a gigabyte.
-    monkeypatch.setattr("quoteverify.load.XLSX_MAX_UNZIPPED", 1000)
+def test_zip_bomb_is_refused(tmp: Path) -> None:
+    # The limit is limits.max_unzipped_bytes of the config; lowered here rather than writing a bomb.
+    from dataclasses import replace
+
+    from quoteverify.archive import ArchiveLimits
+
     write_files(tmp, {"quotes.xlsx": workbook(QUOTES_SHEET)})
     with pytest.raises(quoteverify.InputError) as error:
-        load_quotes(tmp / "quotes.xlsx")
+        load_quotes(tmp / "quotes.xlsx", limits=replace(ArchiveLimits.of(), max_unzipped_bytes=1000))
     assert str(error.value).startswith(f"{tmp / 'quotes.xlsx'}: refused: it would unzip to ")
-    assert str(error.value).endswith(" bytes, as zip bombs do; a quote table is far smaller")
+    assert str(error.value).endswith(" bytes, more than the limit of 1,000 bytes (limits.max_unzipped_bytes in "
+                                     "--config), as zip bombs do")
 
 
 # ------------------------------------------------------------------------------- documents

@@ -19,6 +19,7 @@ from ..findings import appendix_section
 from ..types import MATCH_TYPES, QuoteResult
 from .manifest import Manifest, Summary, summarize
 from .tables import write_atomic
+from ..display import utf8
 
 APPENDIX_FORMATS = {".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
 TABLE_HEADER = ("Quote", "Document", "Location", "Status", "Match type")
@@ -267,5 +268,6 @@ def write_appendix(path: str | Path, results: list[QuoteResult], manifest: Manif
     style = APPENDIX_FORMATS.get(path.suffix.lower())
     if style is None:
         raise OutputError(f"{path}: unknown appendix format '{path.suffix}'; use {', '.join(APPENDIX_FORMATS)}")
-    data = render_appendix(results, manifest, style=style, manifest_name=manifest_name).encode("utf-8")
+    data = render_appendix(results, manifest, style=style, manifest_name=manifest_name)
+    data = utf8(data)
     write_atomic(path, lambda p: p.write_bytes(data))

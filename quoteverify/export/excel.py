@@ -20,6 +20,7 @@ from ..diff import BENIGN, EDITS, LOAD_BEARING
 from ..findings import write_findings_sheet
 from ..review import DECISIONS, SHEET, fingerprint
 from ..types import MATCH_TYPES, STATUSES, QuoteResult
+from ..display import displayable
 
 MAX_CELL = 32_767  # Excel's limit, in UTF-16 code units
 TRUNCATED = " […truncated; full text in the JSONL output]"
@@ -106,22 +107,39 @@ def write_workbook(path, results: list[QuoteResult], *, run=None) -> None:
     from openpyxl import Workbook
 
     book = Workbook(write_only=True)
-    styles = _Styles.register(book)
-    _write_quotes(book.create_sheet(SHEET), results, styles)
-    _write_summary(book.create_sheet("Summary"), results, styles)
-    write_findings_sheet(book, results, styles=styles)  # only when the quotes cite findings
-    _write_method(book.create_sheet("Method"), results, run, styles)
-    book.save(path)
+    try:
+        styles = _Styles.register(book)
+        _write_quotes(book.create_sheet(SHEET), results, styles)
+        _write_summary(book.create_sheet("Summary"), results, styles)
+        write_findings_sheet(book, results, styles=styles)  # only when the quotes cite findings
+        _write_method(book.create_sheet("Method"), results, run, styles)
+        book.save(path)
+    except BaseException:
+        _abandon(book)
+        raise
+
+
+def _abandon(book) -> None:
+    """Close the worksheet writers of a workbook whose writing failed (a full disk, Ctrl-C) now: left to
+    the garbage collector, each fails again on its way out and Python prints that as a traceback."""
+    for sheet in getattr(book, "_sheets", ()):
+        for stream in (getattr(sheet, "_rows", None), getattr(getattr(sheet, "_writer", None), "xf", None)):
+            if stream is not None:
+                try:
+                    stream.close()
+                except Exception:
+                    pass  # the same failure as the one being raised
 
 
 # --- cell safety ----------------------------------------------------------------------------------
 
 
 def clean_text(text: str) -> str:
-    """Text without the control characters Excel rejects (tab, newline and carriage return stay)."""
+    """Text without the control characters Excel rejects (tab, newline and carriage return stay), lone
+    surrogates shown as U+FFFD."""
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
-    return ILLEGAL_CHARACTERS_RE.sub("", text)
+    return displayable(ILLEGAL_CHARACTERS_RE.sub("", text))
 
 
 def _utf16_len(text: str) -> int:

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from ..errors import ConfigError, InputError
 from ..types import MATCH_TYPES, STATUSES, QuoteResult
 from .tables import jsonl_bytes, write_atomic
+from ..display import utf8
 
 if TYPE_CHECKING:
     from ..embed import Embedder
@@ -259,7 +260,7 @@ def _languages(run: Run) -> dict[str, dict[str, Any]]:
 
 
 def manifest_bytes(manifest: Manifest) -> bytes:
-    return (json.dumps(manifest.to_dict(), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    return utf8(json.dumps(manifest.to_dict(), ensure_ascii=False, indent=2) + "\n")
 
 
 def write_manifest(path: str | Path, run: Run, **options: Any) -> Manifest:
@@ -350,3 +351,18 @@ def rerun(manifest: Manifest, *, base: str | Path, embedder: Embedder | None = N
     quotes = load_quotes(base / manifest.quotes.path, sheet=manifest.quotes.sheet or None,
                          columns=vars(config.columns))
     return run(_document_paths(manifest, base), quotes, config, embedder=embedder, progress=progress)
+
+
+def recorded_outputs(manifest: Manifest, *, base: str | Path, source: str | Path) -> tuple[Path, ...]:
+    """The outputs ``manifest`` records, as paths under ``base`` (its folder). An edited manifest must not
+    make a rerun write elsewhere: an absolute path, or one that leaves the folder, is refused."""
+    base = Path(base)
+    inside = base.resolve()
+    paths = []
+    for output in manifest.outputs:
+        path = base / output
+        if Path(output).is_absolute() or not path.resolve().is_relative_to(inside):
+            raise InputError(f"{source}: refused: it records the output '{output}', outside the manifest's folder "
+                             f"{base}; rerun writes there only, unless you name the outputs with -o")
+        paths.append(path)
+    return tuple(paths)
