@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from types import SimpleNamespace
 
 from .diff import BENIGN, EDITS, LOAD_BEARING
+from .tokenize import WORD
 from .turns import same_speaker, speaker_key
 from .types import Alignment, Comparison, Elision, Quote
 
@@ -139,7 +140,12 @@ def needs_cosine(alignment: Alignment, comparison: Comparison, verdict: SimpleNa
     if coverage(alignment) < verdict.min_coverage:
         return coverage(alignment, nearest=True) >= verdict.paraphrase_min_coverage
     kinds = {d.kind for d in comparison.differences}
-    return "word" in kinds or (comparison.match_ratio or 0) < verdict.min_match_ratio
+    if {"splice", "order"} & kinds or LOAD_BEARING & kinds:
+        return False  # decided by those rules first: the cosine would change nothing
+    # A word changed in a quote found in place: review either way, and the match ratio says how close.
+    changed = sum(max(len(WORD.findall(d.quote_text)), len(WORD.findall(d.source_text)))
+                  for d in comparison.differences if d.kind == "word")
+    return changed >= verdict.cosine_min_word_changes or (comparison.match_ratio or 0) < verdict.min_match_ratio
 
 
 @dataclass(frozen=True)

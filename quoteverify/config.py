@@ -36,6 +36,7 @@ _RANGES: dict[str, tuple[float, float]] = {
     "verdict.word_min_zipf": (0.0, 8.0),
     "verdict.bracket_context_words": (0, 1_000_000),
     "verdict.function_word_zipf": (0.0, 8.0),
+    "verdict.cosine_min_word_changes": (1, 1_000_000),
     **{f"confidence.{k}": (0.0, 1.0) for k in (
         "exact", "normalized", "elided", "misattributed", "altered", "spliced", "reordered", "elided_review",
         "edited_review", "edited_base", "edited_span", "paraphrase_base", "paraphrase_span", "reworded_base",

@@ -68,8 +68,10 @@ def detect(text: str, *, min_confidence: float = 0.0, among: Iterable[str] | Non
 
 
 def document_language(text: str, *, sample_chars: int) -> str:
-    """The language of a document, from its first ``sample_chars`` characters; "" when unknown."""
-    return detect(text[:sample_chars]) or ""
+    """The language of a document, from ``sample_chars`` characters in its middle (past a title page, names
+    and dates at its start); "" when unknown."""
+    start = max(0, (len(text) - sample_chars) // 2)
+    return detect(text[start:start + sample_chars]) or ""
 
 
 def quote_language(text: str, *, min_words: int, min_confidence: float, expected: str = "",
@@ -100,21 +102,18 @@ def cosine_applies(language: str | None, config: Any) -> bool:
 
 def with_languages(documents: Iterable[Document], quotes: Iterable[Quote], settings: Any
                    ) -> tuple[tuple[Document, ...], list[Quote], list[str]]:
-    """Documents with their languages, the quotes, and each quote's own language.
+    """Documents with their languages, the quotes, and each quote's language as given.
 
     A document keeps a language it was given, else gets ``settings.code``, else
     its detected one (``settings`` is the config's ``language`` section). A
-    quote's own language is its language column, else ``settings.code``, else
-    its detected one when it can tell, else "": then it takes its document's
-    when its result is made. The quotes come back as given, but for a note on
-    a language column that is no language code.
+    quote's language as given is its language column, else ``settings.code``,
+    else "": then ``detect_quote_languages`` may tell it, or it takes its
+    document's when its result is made. The quotes come back as given, but for
+    a note on a language column that is no language code.
     """
     forced = "" if settings.code == AUTO else settings.code
     docs = tuple(d if d.language else replace(
         d, language=forced or document_language(d.text, sample_chars=settings.sample_chars)) for d in documents)
-    corpus = {d.language for d in docs if d.language in known_codes()}
-    among = frozenset(corpus) | frozenset(lexicon_languages())
-    by_id = {d.doc_id: d.language for d in docs}
     checked, own = [], []
     for quote in quotes:
         given = quote.language.strip().lower()
@@ -122,10 +121,28 @@ def with_languages(documents: Iterable[Document], quotes: Iterable[Quote], setti
             note = (f"language '{quote.language}' is not an ISO 639-1 code such as de or fr; "
                     + (f"checked as {forced}" if forced else "detected instead"))
             quote, given = replace(quote, notes=quote.notes + (note,)), ""
-        if not given and not forced and not quote.problem:
-            expected = by_id.get(quote.claimed_document) or (min(corpus) if len(corpus) == 1 else "")
-            given = quote_language(quote.text, min_words=settings.min_quote_words,
-                                   min_confidence=settings.min_confidence, expected=expected, among=among)
         checked.append(quote)
-        own.append(given)
+        own.append(given or forced)
     return docs, checked, own
+
+
+def detect_quote_languages(documents: Iterable[Document], quotes: list[Quote], own: list[str],
+                           indices: Iterable[int], settings: Any) -> None:
+    """Fill in ``own[k]`` for the quotes at ``indices`` whose language was not given, where it can be told.
+
+    Only quotes the exact fast path did not find need this: a quote found word
+    for word is in its document's language.
+    """
+    if settings.code != AUTO:
+        return
+    docs = tuple(documents)
+    corpus = {d.language for d in docs if d.language in known_codes()}
+    among = frozenset(corpus) | frozenset(lexicon_languages())
+    by_id = {d.doc_id: d.language for d in docs}
+    for k in indices:
+        quote = quotes[k]
+        if own[k] or quote.problem:
+            continue
+        expected = by_id.get(quote.claimed_document) or (min(corpus) if len(corpus) == 1 else "")
+        own[k] = quote_language(quote.text, min_words=settings.min_quote_words,
+                                min_confidence=settings.min_confidence, expected=expected, among=among)

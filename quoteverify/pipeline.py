@@ -16,7 +16,7 @@ from .diff import compare
 from .rules import Contract
 from .embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder, cosines
 from .index import Bm25Index
-from .language import cosine_applies, with_languages
+from .language import cosine_applies, detect_quote_languages, with_languages
 from .lexicon import lexicon_for
 from .parallel import ordered_map
 from .load import (LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes,
@@ -146,6 +146,9 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
         else:
             checked[k] = (exact, compare(pq, exact, corpus, splice_gap_words=config.align.splice_gap_words,
                                          contract=contract(k, exact)))
+    lap("align")
+    detect_quote_languages(loaded.documents, quote_list, own_languages, rest, config.language)
+    lap("language")
     if progress:
         progress(len(checked), len(quote_list))
     if rest:

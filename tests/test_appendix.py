@@ -86,8 +86,8 @@ def test_appendix_has_no_placeholders(example_run):
 
 
 def test_appendix_mentions_the_mean_cosine(corpus_dir, fake_embedder):
-    quotes = ["We lost 15 volunteers in the first month", "The nurses never stopped, they came in every weekend.",
-              "Some of them stopped coming to the evening classes altogether.", "Nobody ever said this at all."]
+    quotes = ["We lost 15 volunteers in the first month", "The nurses never stopped, they turned up every weekend.",
+              "Some of them stopped going to the evening classes altogether.", "Nobody ever said this at all."]
     run = quoteverify.run(corpus_dir, quotes, embedder=fake_embedder)
     cosines = [r.cosine for r in run.results if r.cosine is not None]
     assert 0 < len(cosines) < len(quotes)

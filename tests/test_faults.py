@@ -196,7 +196,7 @@ def test_a_read_only_cache_is_read_and_warned_about_once(warm_cache: tuple[Path,
     cache = tmp_path / "cache"
     shutil.copytree(warm_cache[0], cache)
     # One new quote: a new embedding, a new quote table; documents, vocabulary and index come from the cache.
-    out = _child(cache, [*QUOTES, "By noon the whole ground floor was flooded"], read_only=True)
+    out = _child(cache, [*QUOTES, "By noon the entire ground floor was flooded"], read_only=True)
     assert out["warnings"] == [f"cache folder {cache} cannot be written (attempt to write a readonly database); "
                                "running without writing to the cache"]
 
@@ -327,7 +327,7 @@ def test_text_that_is_not_utf8_reaches_every_output_as_replacement_characters(tm
     table = tmp_path / "quotes.jsonl"
     table.write_text(json.dumps({"quote": "We lost 50 volunteers \ud800 in the first month", "finding": "F1",
                                  "document": name}) + "\n" +
-                     json.dumps({"quote": "the nurses never gave up \udcff, they came every weekend",
+                     json.dumps({"quote": "the nurses never gave up \udcff, they turned up every weekend",
                                  "finding": "F1"}) + "\n", encoding="utf-8")
     out = {n: tmp_path / n for n in ("r.jsonl", "r.csv", "r.xlsx", "r.html", "run.json", "store.sqlite", "f.csv",
                                      "r.md", "c.jsonl")}
@@ -358,7 +358,7 @@ def test_text_that_is_not_utf8_reaches_every_output_as_replacement_characters(tm
     assert f"— {shown}, line 1" in out["r.md"].read_text(encoding="utf-8")
     cards = json.loads(out["c.jsonl"].read_text(encoding="utf-8"))
     assert [e["quote"] for e in cards["evidence"]] == ["We lost 50 volunteers \ufffd in the first month",
-                                                      "the nurses never gave up \ufffd, they came every weekend"]
+                                                      "the nurses never gave up \ufffd, they turned up every weekend"]
     review = CliRunner().invoke(main, ["review", str(out["r.xlsx"])])
     assert review.exit_code == 0, review.output
 

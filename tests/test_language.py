@@ -17,7 +17,8 @@ from quoteverify.cli import main
 from quoteverify.config import load_config
 from quoteverify.export.appendix import render_appendix
 from quoteverify.export.manifest import build_manifest
-from quoteverify.language import cosine_applies, detect, known_codes, quote_language, with_languages
+from quoteverify.language import (cosine_applies, detect, detect_quote_languages, known_codes, quote_language,
+                                  with_languages)
 from quoteverify.types import Document, Quote
 
 NO_EMBED = {"embed": {"enabled": False}}
@@ -70,13 +71,17 @@ def test_with_languages_given_forced_or_detected() -> None:
     auto = load_config().language
     docs_out, quotes_out, own = with_languages(docs, quotes, auto)
     assert [d.language for d in docs_out] == ["de", "it"]  # a language given with the document is kept
-    assert own == ["", "hu", "fr", ""]
+    assert own == ["", "", "fr", ""]
+    detect_quote_languages(docs_out, quotes_out, own, range(len(quotes)), auto)
+    assert own == ["", "hu", "fr", ""]  # too short to tell, Hungarian, given, not a code (then its document's)
     assert quotes_out[:3] == quotes[:3]  # the quotes as given, for the audit store to check them again
     assert quotes_out[3].notes == ("language 'German' is not an ISO 639-1 code such as de or fr; detected instead",)
     forced = load_config(overrides={"language": {"code": "nl"}}).language
     docs_out, quotes_out, own = with_languages(docs, quotes, forced)
     assert [d.language for d in docs_out] == ["nl", "it"]
-    assert own == ["", "", "fr", ""]
+    assert own == ["nl", "nl", "fr", "nl"]
+    detect_quote_languages(docs_out, quotes_out, own, range(len(quotes)), forced)
+    assert own == ["nl", "nl", "fr", "nl"]
     assert quotes_out[3].notes == ("language 'German' is not an ISO 639-1 code such as de or fr; checked as nl",)
 
 
@@ -245,7 +250,7 @@ def test_without_a_lexicon_no_elision_bracket_or_slip_is_verified(words: list[st
 
 
 def test_no_cosine_for_a_language_the_model_was_not_trained_for(fake_embedder) -> None:
-    quotes = ["Die Direktion hat uns überhaupt nicht geholfen, ehrlich gesagt."]
+    quotes = ["Die Leitung hat uns wirklich nicht geholfen, ehrlich gesagt."]
     (result,) = quoteverify.verify(INTERVIEWS, quotes, embedder=fake_embedder)
     assert result.language == "de" and result.cosine is None
     assert result.reasons[-1] == "meaning not compared: the embedding model is not trained for 'de' (embed.languages)"

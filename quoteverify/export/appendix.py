@@ -149,8 +149,9 @@ def _method(manifest: Manifest) -> str:
         weights = (f" (weights file {embedding.weights_file}, SHA-256 {embedding.weights_sha256[:16]}…)"
                    if embedding.weights_sha256 else "")
         text += (
-            "Where a verdict could depend on meaning (a located quote with changed words or a fuzzy match ratio "
-            f"below {_num(verdict['min_match_ratio'])}, or a quote with too few aligned words whose closest "
+            "Where a verdict or its confidence could depend on meaning (a located quote with at least "
+            f"{verdict['cosine_min_word_changes']} changed words and no changed number, negation or name, or with a "
+            f"fuzzy match ratio below {_num(verdict['min_match_ratio'])}, or a quote with too few aligned words whose closest "
             f"passage shares at least {verdict['paraphrase_min_coverage']:.0%} of its words), the semantic "
             "similarity of the quote and its source passage was measured as the cosine similarity of "
             f"{embedding.model} sentence embeddings{weights}; a quote with too few aligned words was still "
