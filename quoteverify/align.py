@@ -271,7 +271,7 @@ class Aligner:
             found = self._fuzzy(pq, prefer_doc)
             if sum(s.matched for s in found.segments) >= NEAR_RETRY * pq.content_words:
                 return found
-            near = self._fuzzy_near(pq, prefer_doc)
+            near = self._fuzzy_near(pq, prefer_doc, sum(s.matched for s in found.segments))
             # Only when near words make it a quotation: a rewording stays what it was.
             located = near is not None and sum(s.matched for s in near.segments) >= NEAR_RETRY * pq.content_words
             return near if located else found
@@ -308,7 +308,7 @@ class Aligner:
                          retrieval.best_score, retrieval.ratio, nearest.segment if nearest else None,
                          self._passage(anchor, len(pq.words)) if anchor else None)
 
-    def _fuzzy_near(self, pq: PreparedQuote, prefer_doc: int | None) -> Alignment | None:
+    def _fuzzy_near(self, pq: PreparedQuote, prefer_doc: int | None, matched: int) -> Alignment | None:
         """Align again with each quote word that occurs in no candidate region read as a near word that does:
         one slip away ("taxt", "text") or the same word inflected ("tablets", "tablet"). In a short quote
         one such word is too many to locate it; the diff then names the difference as usual."""
@@ -319,14 +319,16 @@ class Aligner:
             src = self.corpus.sources[c.doc]
             vocab.update(zip(src.tokens.words[c.start:c.end], src.ids[c.start:c.end].tolist()))
         ids = pq.ids.copy()
-        changed = False
+        changed = 0
         for k, word in enumerate(pq.words):
             if not word or ids[k] == EDITORIAL or word in vocab:
                 continue
             near = next((v for v in vocab if _near_word(word, v)), None)
             if near is not None:
-                ids[k], changed = vocab[near], True
-        return self._fuzzy(replace(pq, ids=ids), prefer_doc) if changed else None
+                ids[k], changed = vocab[near], changed + 1
+        if matched + changed < NEAR_RETRY * pq.content_words:
+            return None  # near words could not make it a quotation (a shuffled sentence has none to read)
+        return self._fuzzy(replace(pq, ids=ids), prefer_doc)
 
     def _passage(self, anchor: Segment, words: int) -> Segment:
         """Whole sentences around the quote's best piece, about as long as the quote, within one paragraph.

@@ -42,6 +42,16 @@ class Words:
     decimal_comma: bool       # 1,5 is one and a half (not fifteen hundred... or 15)
     language: str = ""
 
+    @property
+    def starters(self) -> frozenset[str]:
+        """The tokens other than digits a number may start with."""
+        found = self.__dict__.get("_starters")
+        if found is None:
+            found = frozenset(self.cardinals) | frozenset(self.ordinals) | self.point | frozenset(CURRENCY_SIGNS) \
+                | frozenset(_ARTICLE_ONE.get(self.language, ()))
+            object.__setattr__(self, "_starters", found)
+        return found
+
 
 def _split(text: str) -> list[str]:
     return [w for w in re.split(r"[\s\-]+", text.lower()) if w]
@@ -121,7 +131,12 @@ def phrases(tokens: Sequence[str], language: str) -> list[NumberPhrase]:
     percent = tuple(tuple(p.split()) for p in _PERCENT.get(language, ()) + _PERCENT["en"])
     out: list[NumberPhrase] = []
     k, n = 0, len(tokens)
+    starters = words.starters
     while k < n:
+        token = tokens[k]
+        if not (token[:1].isdigit() or token in starters):
+            k += 1  # most tokens start no number: not worth reading one from
+            continue
         start = k
         unit = ""
         if tokens[k] in CURRENCY_SIGNS and k + 1 < n and _starts_number(tokens[k + 1], words):
