@@ -6,6 +6,7 @@ import sys
 import time
 from collections import Counter
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 
 import click
@@ -147,6 +148,10 @@ def main() -> None:
               help="Cache folder for prepared documents, the BM25 index and embeddings "
                    "(default: $XDG_CACHE_HOME/quoteverify or ~/.cache/quoteverify).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option("--cluster", metavar="local[:N]|tcp://HOST:PORT",
+              help="Check the quotes on a Dask cluster: 'local:N' starts N worker processes here, "
+                   "'tcp://HOST:PORT' uses a running scheduler. Same results as without; needs "
+                   "pip install 'quoteverify[dask]'.")
 @click.option("--previous", type=click.Path(path_type=Path),
               help="A reviewed triage workbook from an earlier run; its decisions and notes are carried "
                    "over to the quotes whose text and located span are unchanged.")
@@ -172,7 +177,7 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
            fail_on: str | None, sheet: str | None, previous: Path | None, manifest_path: Path | None,
            cache_dir: Path | None = None, no_cache: bool = False, findings_path: Path | None = None,
            report_path: Path | None = None, cards_path: Path | None = None, store_target: str | None = None,
-           record: bool = False) -> None:
+           record: bool = False, cluster: str | None = None) -> None:
     """Verify the quotes in QUOTES against the documents DOCS (files or folders).
 
     \b
@@ -201,6 +206,10 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
             check_output_path(output, inputs=inputs, suffixes=FORMATS)
         if manifest_path is not None:
             check_output_path(manifest_path, inputs=inputs)
+        if cluster is not None:
+            from .cluster import parse_cluster, run_on_cluster
+
+            run = partial(run_on_cluster, cluster=parse_cluster(cluster))
         config = load_config(config_path, {"embed": {"enabled": False}} if no_embed else None)
         quotes = load_quotes(paths[-1], sheet=sheet)
         # Read before the (long) run so that a bad workbook or store fails at once.

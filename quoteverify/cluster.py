@@ -1,0 +1,168 @@
+"""verify() on a Dask cluster: the quotes split into chunks, checked on the workers.
+
+Each worker prepares the documents (normalize, window, BM25 index) once and
+keeps them for every chunk it is given, with its own embedding model, loaded
+once; a chunk of quotes goes out and its results come back, in input order.
+A worker calls the same ``pipeline.check_quotes`` as the in-process run, over
+the same whole corpus, so every result is the one the in-process run gives:
+BM25 weights and the exact fast path's "first occurrence" are corpus-wide
+notions, and splitting the documents would change them.
+
+``--cluster local[:N]`` starts a ``distributed.LocalCluster`` of N worker
+processes with one thread each; ``--cluster tcp://HOST:PORT`` uses a running
+scheduler, whose workers need quoteverify installed and, for a shared
+``cache_dir``, the same path.
+"""
+from __future__ import annotations
+
+import os
+import re
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+from .cache import Cache, digest
+from .config import Config, as_config
+from .errors import InputError, QuoteverifyError
+from .types import Document, Quote, QuoteResult
+
+CONNECT_SECONDS = 10  # how long to wait for a remote scheduler before giving up
+CHUNKS_PER_WORKER = 4  # more chunks than workers, so a slow chunk does not idle the others
+MIN_CHUNK = 20  # fewer quotes than this per task cost more in scheduling than they take to check
+
+_LOCAL = re.compile(r"local(?::(\d+))?")
+_REMOTE = re.compile(r"tcp://[^\s:/]+:\d{1,5}")
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    """Where to run: a local cluster of ``workers`` processes, or a scheduler's ``address``."""
+
+    address: str | None
+    workers: int
+
+
+def parse_cluster(value: str) -> ClusterSpec:
+    """``local``, ``local:N`` or ``tcp://HOST:PORT``."""
+    local = _LOCAL.fullmatch(value)
+    if local:
+        workers = int(local.group(1)) if local.group(1) else (os.cpu_count() or 1)
+        if not 1 <= workers <= 256:
+            raise InputError(f"--cluster {value}: the number of local workers must be 1 to 256")
+        return ClusterSpec(None, workers)
+    if _REMOTE.fullmatch(value):
+        return ClusterSpec(value, 0)
+    raise InputError(f"--cluster {value!r} is not local, local:N (N workers) or tcp://HOST:PORT "
+                     "(a running Dask scheduler)")
+
+
+@contextmanager
+def connect(spec: ClusterSpec) -> Iterator[Any]:
+    """A Dask client for ``spec``, closed (and a local cluster stopped) on exit."""
+    try:
+        import logging
+
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise InputError("--cluster needs Dask: pip install 'quoteverify[dask]'") from None
+    if spec.address is None:
+        cluster = LocalCluster(n_workers=spec.workers, threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=logging.ERROR)
+        try:
+            with Client(cluster) as client:
+                yield client
+        finally:
+            cluster.close()
+        return
+    try:
+        client = Client(spec.address, timeout=CONNECT_SECONDS)
+    except (OSError, TimeoutError) as exc:
+        raise InputError(f"cannot reach the Dask scheduler at {spec.address} within {CONNECT_SECONDS} s; "
+                         "start one with 'dask scheduler' or use --cluster local:N") from None
+    with client:
+        yield client
+
+
+# What a worker keeps between tasks: prepared corpora and embedders, by what they depend on.
+_prepared: dict[str, Any] = {}
+_embedders: dict[str, Any] = {}
+
+
+def _check_chunk(documents: tuple[Document, ...], quotes: Sequence[Quote], settings: Mapping[str, Any],
+                 embedder: Any, cache_dir: str | None) -> tuple[list[QuoteResult], list[str], int]:
+    """Runs on a worker: one chunk of quotes checked against the corpus this worker keeps."""
+    from .pipeline import _embedder, check_quotes, prepare
+    from .resultcache import ResultCache
+
+    config = as_config(settings)
+    cache = Cache(cache_dir)
+    key = digest("prepared", cache_dir, *(f"{d.doc_id}\x01{d.sha256}" for d in documents),
+                 config.window.size, config.window.overlap, config.index.backend, config.index.k1,
+                 config.index.b, config.index.top_k)
+    if key not in _prepared:
+        _prepared.clear()  # one corpus at a time: a worker's memory is for its current run
+        _prepared[key] = prepare(documents, config, cache=cache)
+    embed_key = digest("embed", cache_dir, config.embed.enabled, config.embed.model, embedder is None)
+    if embedder is not None or embed_key not in _embedders:
+        _embedders[embed_key] = _embedder(config, embedder, cache)
+    warnings: list[str] = []
+    results = check_quotes(_prepared[key], quotes, config, _embedders[embed_key],
+                           cached=ResultCache(cache_dir, warnings=warnings))
+    return results, warnings, _prepared[key].windows
+
+
+def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,
+                   cluster: str | ClusterSpec, embedder: Any = None, progress: Any = None,
+                   cache_dir: str | Path | None = None) -> Any:
+    """pipeline.run() with the quotes checked on a Dask cluster; the same Run, result for result."""
+    from .load import check_claims
+    from .pipeline import Run, _documents, _quotes
+
+    spec = parse_cluster(cluster) if isinstance(cluster, str) else cluster
+    config = as_config(config)
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    loaded = _documents(documents)
+    quote_list, warnings, quotes_sha256 = _quotes(quotes)
+    warnings = list(loaded.warnings) + warnings
+    quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
+    timings["load"] = time.perf_counter() - started
+    # The cluster is the parallelism: a worker process does not fork workers of its own.
+    settings = config.as_dict()
+    settings["align"] = {**settings["align"], "workers": 1}
+    with connect(spec) as client:
+        from distributed import as_completed
+
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        size = max(MIN_CHUNK, -(-len(quote_list) // (workers * CHUNKS_PER_WORKER)))
+        chunks = [quote_list[i:i + size] for i in range(0, len(quote_list), size)]
+        clock = time.perf_counter()
+        docs = client.scatter(loaded.documents, broadcast=True) if chunks else None
+        cache = str(cache_dir) if cache_dir is not None else None
+        futures = [client.submit(_check_chunk, docs, chunk, settings, embedder, cache, pure=False)
+                   for chunk in chunks]
+        order = {f.key: i for i, f in enumerate(futures)}
+        parts: dict[int, list[QuoteResult]] = {}
+        done = windows = 0
+        try:
+            for future in as_completed(futures):
+                results, chunk_warnings, windows = future.result()
+                parts[order[future.key]] = results
+                warnings.extend(w for w in chunk_warnings if w not in warnings)
+                done += len(results)
+                if progress:
+                    progress(done, len(quote_list))
+        except QuoteverifyError:
+            raise
+        except Exception as exc:  # a worker lost, or a task that failed there: say which, in one line
+            raise QuoteverifyError(f"the Dask cluster failed while checking quotes: {exc.__class__.__name__}: "
+                                   f"{exc}") from exc
+        timings["cluster"] = time.perf_counter() - clock
+    results = [r for i in range(len(chunks)) for r in parts[i]]
+    embed_name = None
+    if config.embed.enabled:
+        embed_name = getattr(embedder, "name", None) or config.embed.model
+    return Run(results, loaded.documents, config, embed_name, timings, warnings, windows, quotes_sha256,
+               tuple(quote_list))

@@ -1,0 +1,131 @@
+"""Results of quotes kept between runs, so a re-run redoes only what can change.
+
+Only quotes the exact fast path does not settle are kept: the fast path is
+cheaper than reading an entry back, and it is what decides which quotes are
+verbatim in the documents as they are now. A kept result is keyed by
+
+- the whole quote row (text, claimed document, id, row, extra columns),
+- the configuration and the embedding model,
+- the code that computed it (a hash of the package's files), and
+- every document's id and text hash: a quote that is not verbatim is ranked
+  with BM25, whose word weights and ``bm25_score``/``bm25_ratio`` depend on
+  every document, so editing any document re-checks these quotes (and only
+  these: verbatim quotes are re-found by the fast path in any case).
+
+Each entry is one file under ``<cache>/results/``: a sha256 of the payload,
+then the payload (the result as JSON). An entry whose checksum, JSON or fields
+do not match is deleted and the quote checked again, with one warning per run;
+a damaged cache costs time, never a wrong result.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import tempfile
+from dataclasses import fields
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Mapping
+
+from .cache import digest
+from .types import Quote, QuoteResult
+
+RESULT_VERSION = "1"  # bump when the entry layout changes
+_FIELDS = frozenset(f.name for f in fields(QuoteResult))
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """Hash of the package's own files: a result computed by other code is another result."""
+    root = Path(__file__).resolve().parent
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and path.suffix not in (".pyc",) and "__pycache__" not in path.parts:
+            h.update(str(path.relative_to(root)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:32]
+
+
+class ResultCache:
+    """Per-quote results under ``root/results``; every method is a no-op miss when ``root`` is None."""
+
+    def __init__(self, root: str | Path | None, *, warnings: list[str] | None = None):
+        self.dir = Path(root) / "results" if root is not None else None
+        self.warnings = warnings if warnings is not None else []
+        self.hits = 0
+        self.damaged = 0
+        self._corpus_keys: dict[int, str] = {}
+
+    def key(self, quote: Quote, config: Any, embed: Any, corpus: Any) -> str:
+        """What a non-verbatim quote's result depends on."""
+        ident = id(corpus)
+        if ident not in self._corpus_keys:
+            self._corpus_keys[ident] = digest("documents", *(
+                f"{s.document.doc_id}\x01{s.document.sha256}\x01{s.document.encoding}" for s in corpus.sources))
+        settings = json.dumps(config.as_dict(), sort_keys=True, default=str)
+        return digest("result", RESULT_VERSION, code_fingerprint(), repr(quote), settings,
+                      embed.name if embed is not None else "", self._corpus_keys[ident])
+
+    def _path(self, key: str) -> Path:
+        assert self.dir is not None
+        return self.dir / key[:2] / f"{key}.json"
+
+    def load(self, keys: Mapping[int, str]) -> dict[int, QuoteResult]:
+        """The kept results among ``keys`` (position -> key); damaged entries are deleted."""
+        if self.dir is None:
+            return {}
+        found: dict[int, QuoteResult] = {}
+        damaged = 0
+        for k, key in keys.items():
+            path = self._path(key)
+            try:
+                raw = path.read_bytes()
+            except OSError:
+                continue
+            result = _decode(raw)
+            if result is None:
+                damaged += 1
+                try:
+                    path.unlink()
+                except OSError:
+                    pass
+                continue
+            found[k] = result
+        self.hits += len(found)
+        if damaged:
+            self.damaged += damaged
+            self.warnings.append(f"result cache: {damaged} damaged entr{'y' if damaged == 1 else 'ies'} "
+                                 f"in {self.dir} discarded; those quotes were checked again")
+        return found
+
+    def save(self, results: Mapping[str, QuoteResult]) -> None:
+        """Keep results by key; a cache that cannot be written is skipped (it only saves time)."""
+        if self.dir is None:
+            return
+        for key, result in results.items():
+            path = self._path(key)
+            payload = json.dumps(result.to_dict(), ensure_ascii=False, sort_keys=True).encode("utf-8",
+                                                                                             "surrogatepass")
+            data = hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+                with os.fdopen(fd, "wb") as handle:
+                    handle.write(data)
+                os.replace(tmp, path)
+            except OSError:
+                return
+
+
+def _decode(raw: bytes) -> QuoteResult | None:
+    checksum, sep, payload = raw.partition(b"\n")
+    if not sep or hashlib.sha256(payload).hexdigest().encode() != checksum:
+        return None
+    try:
+        data = json.loads(payload.decode("utf-8", "surrogatepass"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(data, dict) or set(data) != _FIELDS:
+        return None
+    return QuoteResult(**data)
