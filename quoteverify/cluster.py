@@ -18,7 +18,7 @@ from __future__ import annotations
 import os
 import re
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
@@ -27,10 +27,6 @@ from .cache import Cache, digest
 from .config import Config, as_config
 from .errors import InputError, QuoteverifyError
 from .types import Document, Quote, QuoteResult
-
-CONNECT_SECONDS = 10  # how long to wait for a remote scheduler before giving up
-CHUNKS_PER_WORKER = 4  # more chunks than workers, so a slow chunk does not idle the others
-MIN_CHUNK = 20  # fewer quotes than this per task cost more in scheduling than they take to check
 
 _LOCAL = re.compile(r"local(?::(\d+))?")
 _REMOTE = re.compile(r"tcp://[^\s:/]+:\d{1,5}")
@@ -59,8 +55,11 @@ def parse_cluster(value: str) -> ClusterSpec:
 
 
 @contextmanager
-def connect(spec: ClusterSpec) -> Iterator[Any]:
-    """A Dask client for ``spec``, closed (and a local cluster stopped) on exit."""
+def connect(spec: ClusterSpec, *, timeout: float = 10) -> Iterator[Any]:
+    """A Dask client for ``spec``, closed (and a local cluster stopped) on exit.
+
+    ``timeout``: seconds to wait for a remote scheduler.
+    """
     try:
         import logging
 
@@ -77,9 +76,9 @@ def connect(spec: ClusterSpec) -> Iterator[Any]:
             cluster.close()
         return
     try:
-        client = Client(spec.address, timeout=CONNECT_SECONDS)
+        client = Client(spec.address, timeout=timeout)
     except (OSError, TimeoutError) as exc:
-        raise InputError(f"cannot reach the Dask scheduler at {spec.address} within {CONNECT_SECONDS} s; "
+        raise InputError(f"cannot reach the Dask scheduler at {spec.address} within {timeout:g} s; "
                          "start one with 'dask scheduler' or use --cluster local:N") from None
     with client:
         yield client
@@ -114,14 +113,21 @@ def _check_chunk(documents: tuple[Document, ...], quotes: Sequence[Quote], setti
 
 
 def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,
-                   cluster: str | ClusterSpec, embedder: Any = None, progress: Any = None,
+                   cluster: Any, embedder: Any = None, progress: Any = None,
                    cache_dir: str | Path | None = None) -> Any:
-    """pipeline.run() with the quotes checked on a Dask cluster; the same Run, result for result."""
+    """pipeline.run() with the quotes checked on a Dask cluster; the same Run, result for result.
+
+    ``cluster``: a ``--cluster`` value, a ClusterSpec, or a connected ``distributed.Client``.
+    """
     from .load import check_claims
     from .pipeline import Run, _documents, _quotes
 
-    spec = parse_cluster(cluster) if isinstance(cluster, str) else cluster
     config = as_config(config)
+    if hasattr(cluster, "submit"):
+        session = nullcontext(cluster)
+    else:
+        session = connect(parse_cluster(cluster) if isinstance(cluster, str) else cluster,
+                          timeout=config.cluster.connect_seconds)
     timings: dict[str, float] = {}
     started = time.perf_counter()
     loaded = _documents(documents)
@@ -132,11 +138,11 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
     # The cluster is the parallelism: a worker process does not fork workers of its own.
     settings = config.as_dict()
     settings["align"] = {**settings["align"], "workers": 1}
-    with connect(spec) as client:
+    with session as client:
         from distributed import as_completed
 
         workers = max(1, len(client.scheduler_info().get("workers", {})))
-        size = max(MIN_CHUNK, -(-len(quote_list) // (workers * CHUNKS_PER_WORKER)))
+        size = max(config.cluster.min_chunk, -(-len(quote_list) // (workers * config.cluster.chunks_per_worker)))
         chunks = [quote_list[i:i + size] for i in range(0, len(quote_list), size)]
         clock = time.perf_counter()
         docs = client.scatter(loaded.documents, broadcast=True) if chunks else None

@@ -63,7 +63,11 @@ class ResultCache:
         if ident not in self._corpus_keys:
             self._corpus_keys[ident] = digest("documents", *(
                 f"{s.document.doc_id}\x01{s.document.sha256}\x01{s.document.encoding}" for s in corpus.sources))
-        settings = json.dumps(config.as_dict(), sort_keys=True, default=str)
+        settings = config.as_dict()
+        # How the work is spread changes no result: a local run and a cluster run share entries.
+        settings.pop("cluster", None)
+        settings["align"] = {k: v for k, v in settings["align"].items() if k != "workers"}
+        settings = json.dumps(settings, sort_keys=True, default=str)
         return digest("result", RESULT_VERSION, code_fingerprint(), repr(quote), settings,
                       embed.name if embed is not None else "", self._corpus_keys[ident])
 

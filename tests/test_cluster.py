@@ -99,14 +99,12 @@ def test_bad_cluster_values_are_one_line_errors(corpus_dir: Path, tmp_path: Path
     assert result.output == message
 
 
-def test_an_unreachable_scheduler_is_a_one_line_error(corpus_dir: Path, tmp_path: Path, monkeypatch) -> None:
-    from quoteverify import cluster
-
-    monkeypatch.setattr(cluster, "CONNECT_SECONDS", 1)
+def test_an_unreachable_scheduler_is_a_one_line_error(corpus_dir: Path, tmp_path: Path) -> None:
+    (tmp_path / "quick.yaml").write_text("cluster:\n  connect_seconds: 1\n")
     quotes = _quotes(tmp_path / "quotes.csv")
     address = f"tcp://127.0.0.1:{_free_port()}"
     result = CliRunner().invoke(main, ["verify", str(corpus_dir), str(quotes), "--no-embed", "--cluster", address,
-                                       "-o", str(tmp_path / "out.jsonl")])
+                                       "--config", str(tmp_path / "quick.yaml"), "-o", str(tmp_path / "out.jsonl")])
     assert result.exit_code == 2
     assert result.output == (f"Error: cannot reach the Dask scheduler at {address} within 1 s; start one with "
                              "'dask scheduler' or use --cluster local:N\n")

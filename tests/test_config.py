@@ -17,7 +17,7 @@ def test_defaults_load() -> None:
     assert config.align.max_gap_words == 400
     assert config.verdict.edited_is_verified is True
     assert config.embed.model == "all-MiniLM-L6-v2"
-    assert set(config.as_dict()) == {"window", "index", "align", "verdict", "embed", "output", "extract"}
+    assert set(config.as_dict()) == {"window", "index", "align", "verdict", "embed", "output", "extract", "cluster"}
 
 
 def test_defaults_are_the_yaml_file() -> None:
@@ -70,7 +70,7 @@ def test_as_config_accepts_every_form(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("overrides", "message"), [
     ({"window": {"sise": 32}}, "config: unknown key 'window.sise'; known keys here: overlap, size"),
     ({"windows": {"size": 32}},
-     "config: unknown key 'windows'; known keys here: align, embed, extract, index, output, verdict, window"),
+     "config: unknown key 'windows'; known keys here: align, cluster, embed, extract, index, output, verdict, window"),
     ({"window": 32}, "config: 'window' must be a section (a mapping), got 32"),
     ({"window": {"size": "big"}}, "config: 'window.size' must be a whole number, got 'big'"),
     ({"window": {"size": True}}, "config: 'window.size' must be a whole number, got True"),
