@@ -65,7 +65,8 @@ def scale_part(set_dir: Path, workers: int, config: dict, tmp: Path) -> None:
     local = run(docs, quotes_csv, config, cache_dir=cache)
     t_local = time.perf_counter() - started
     started = time.perf_counter()
-    remote = run_on_cluster(docs, quotes_csv, config, cluster=f"local:{workers}")
+    # A cold cache of its own, as the in-process run had: the workers share it on this machine.
+    remote = run_on_cluster(docs, quotes_csv, config, cluster=f"local:{workers}", cache_dir=tmp / "cache-cluster")
     t_cluster = time.perf_counter() - started
     same = jsonl_bytes(local.results) == jsonl_bytes(remote.results)
     print(f"  in process (cold, baseline)    {t_local:7.2f} s")

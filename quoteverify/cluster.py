@@ -67,8 +67,9 @@ def connect(spec: ClusterSpec, *, timeout: float = 10) -> Iterator[Any]:
     except ImportError:
         raise InputError("--cluster needs Dask: pip install 'quoteverify[dask]'") from None
     if spec.address is None:
+        # Port 0: a free port, not 8787 (often taken), for the scheduler's HTTP routes.
         cluster = LocalCluster(n_workers=spec.workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=logging.ERROR)
+                               dashboard_address=":0", silence_logs=logging.ERROR)
         try:
             with Client(cluster) as client:
                 yield client
@@ -89,27 +90,63 @@ _prepared: dict[str, Any] = {}
 _embedders: dict[str, Any] = {}
 
 
-def _check_chunk(documents: tuple[Document, ...], quotes: Sequence[Quote], settings: Mapping[str, Any],
-                 embedder: Any, cache_dir: str | None) -> tuple[list[QuoteResult], list[str], int]:
-    """Runs on a worker: one chunk of quotes checked against the corpus this worker keeps."""
-    from .pipeline import _embedder, check_quotes, prepare
-    from .resultcache import ResultCache
+def shards(documents: Sequence[Document], n: int) -> list[list[Document]]:
+    """Documents in ``n`` shards of about equal size: the longest first, each to the smallest shard so far."""
+    parts: list[list[Document]] = [[] for _ in range(max(1, n))]
+    sizes = [0] * len(parts)
+    for document in sorted(documents, key=lambda d: (-len(d.text), d.doc_id)):
+        k = sizes.index(min(sizes))
+        parts[k].append(document)
+        sizes[k] += len(document.text)
+    return [p for p in parts if p]
 
-    config = as_config(settings)
+
+def _prepare_shard(shard: Sequence[Document], cache_dir: str) -> int:
+    """Runs on a worker: normalize and tokenize a shard of the documents into the cache."""
+    from .corpus import _prepare, _text_key
+
     cache = Cache(cache_dir)
+    for document in shard:
+        _prepare(document, cache, _text_key(document))
+    return len(shard)
+
+
+def _prepared_here(documents: tuple[Document, ...], config: Config, cache_dir: str | None) -> Any:
+    """The corpus this worker keeps, prepared (or read from the cache) on first use."""
+    from .pipeline import prepare
+
     key = digest("prepared", cache_dir, *(f"{d.doc_id}\x01{d.sha256}" for d in documents),
                  config.window.size, config.window.overlap, config.index.backend, config.index.k1,
                  config.index.b, config.index.top_k)
     if key not in _prepared:
         _prepared.clear()  # one corpus at a time: a worker's memory is for its current run
-        _prepared[key] = prepare(documents, config, cache=cache)
+        _prepared[key] = prepare(documents, config, cache=Cache(cache_dir))
+    return _prepared[key]
+
+
+def _build_index(documents: tuple[Document, ...], settings: Mapping[str, Any], cache_dir: str,
+                 *shards_done: int) -> int:
+    """Runs on one worker, once every shard is prepared: the BM25 index built into the cache."""
+    prepared = _prepared_here(documents, as_config(settings), cache_dir)
+    prepared.index.build()
+    return prepared.windows
+
+
+def _check_chunk(documents: tuple[Document, ...], quotes: Sequence[Quote], settings: Mapping[str, Any],
+                 embedder: Any, cache_dir: str | None, *ready: int) -> tuple[list[QuoteResult], list[str], int]:
+    """Runs on a worker: one chunk of quotes checked against the corpus this worker keeps."""
+    from .pipeline import _embedder, check_quotes
+    from .resultcache import ResultCache
+
+    config = as_config(settings)
+    prepared = _prepared_here(documents, config, cache_dir)
     embed_key = digest("embed", cache_dir, config.embed.enabled, config.embed.model, embedder is None)
     if embedder is not None or embed_key not in _embedders:
-        _embedders[embed_key] = _embedder(config, embedder, cache)
+        _embedders[embed_key] = _embedder(config, embedder, Cache(cache_dir))
     warnings: list[str] = []
-    results = check_quotes(_prepared[key], quotes, config, _embedders[embed_key],
+    results = check_quotes(prepared, quotes, config, _embedders[embed_key],
                            cached=ResultCache(cache_dir, warnings=warnings))
-    return results, warnings, _prepared[key].windows
+    return results, warnings, prepared.windows
 
 
 def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,
@@ -147,7 +184,14 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
         clock = time.perf_counter()
         docs = client.scatter(loaded.documents, broadcast=True) if chunks else None
         cache = str(cache_dir) if cache_dir is not None else None
-        futures = [client.submit(_check_chunk, docs, chunk, settings, embedder, cache, pure=False)
+        ready = []
+        if cache is not None and chunks:
+            # With a cache the workers share, each prepares a shard of the documents and one builds the
+            # index; the others read both from the cache instead of doing the same work again.
+            done_shards = [client.submit(_prepare_shard, shard, cache, pure=False)
+                           for shard in shards(loaded.documents, workers)]
+            ready = [client.submit(_build_index, docs, settings, cache, *done_shards, pure=False)]
+        futures = [client.submit(_check_chunk, docs, chunk, settings, embedder, cache, *ready, pure=False)
                    for chunk in chunks]
         order = {f.key: i for i, f in enumerate(futures)}
         parts: dict[int, list[QuoteResult]] = {}

@@ -104,8 +104,7 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
     """One result per quote, in order: the stages after indexing.
 
     Both the in-process run and a cluster worker (quoteverify.cluster) call this.
-    ``cached``: results of quotes the exact fast path does not settle, kept
-    between runs (see quoteverify.resultcache).
+    ``cached``: results kept between runs (see quoteverify.resultcache).
     """
     lap = lap or (lambda stage: None)
     corpus, index, aligner = prepared.corpus, prepared.index, prepared.aligner
@@ -124,22 +123,28 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
 
     # The exact fast path first, here; what it does not settle is aligned in parallel.
     checked: dict[int, tuple[Alignment, Comparison]] = {}
+    exacts: dict[int, Alignment] = {}
     rest: list[int] = []
     for k, quote in enumerate(quote_list):
         if quote.problem:
             checked[k] = (Alignment("none", (), 0), Comparison((), None, ""))
             continue
         pq = prepare_quote(quote.text, corpus)
+        prepared_quotes[k] = pq
         exact = aligner.align_exact(pq, corpus.by_id.get(quote.claimed_document))
         if exact is None:
-            prepared_quotes[k] = pq
             rest.append(k)
         else:
-            checked[k] = (exact, compare(pq, exact, corpus, splice_gap_words=config.align.splice_gap_words))
-    if cached is not None and rest:
-        keys = {k: cached.key(quote_list[k], config, embed, corpus) for k in rest}
+            exacts[k] = exact
+    if cached is not None:
+        keys = {k: cached.key(quote_list[k], config, embed, corpus, exact=exacts.get(k))
+                for k in [*exacts, *rest]}
         reused = cached.load(keys)
         rest = [k for k in rest if k not in reused]
+    for k, exact in exacts.items():
+        if k not in reused:
+            checked[k] = (exact, compare(prepared_quotes[k], exact, corpus,
+                                         splice_gap_words=config.align.splice_gap_words))
     if progress:
         progress(len(checked) + len(reused), len(quote_list))
     if rest:
@@ -162,7 +167,7 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
         for k, quote in enumerate(quote_list)
     ]
     if cached is not None:
-        cached.save({keys[k]: results[k] for k in rest})
+        cached.save({keys[k]: results[k] for k in keys if k not in reused})
     lap("classify")
     prepared.index_seconds = index_seconds
     return results

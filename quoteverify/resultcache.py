@@ -1,16 +1,19 @@
 """Results of quotes kept between runs, so a re-run redoes only what can change.
 
-Only quotes the exact fast path does not settle are kept: the fast path is
-cheaper than reading an entry back, and it is what decides which quotes are
-verbatim in the documents as they are now. A kept result is keyed by
+The exact fast path runs on every quote in every run: it is cheap, and it is
+what says whether a quote is verbatim in the documents as they are now. Then:
 
-- the whole quote row (text, claimed document, id, row, extra columns),
-- the configuration and the embedding model,
-- the code that computed it (a hash of the package's files), and
-- every document's id and text hash: a quote that is not verbatim is ranked
+- a quote it settles is keyed by that alignment (document, spans) and the
+  matched document's text hash: what follows (the diff, the verdict, context,
+  line, speaker) reads nothing else, so editing any other document keeps it;
+- any other quote is keyed by every document's id and text hash: it is ranked
   with BM25, whose word weights and ``bm25_score``/``bm25_ratio`` depend on
-  every document, so editing any document re-checks these quotes (and only
-  these: verbatim quotes are re-found by the fast path in any case).
+  every document, so editing any document checks these quotes again.
+
+Both keys also hold the whole quote row (text, claimed document, id, row,
+extra columns), whether the claimed document exists, the configuration (less
+what only spreads the work), the embedding model, and a hash of the package's
+own files (a result computed by other code is another result).
 
 Each entry is one file under ``<cache>/results/``: a sha256 of the payload,
 then the payload (the result as JSON). An entry whose checksum, JSON or fields
@@ -56,20 +59,30 @@ class ResultCache:
         self.hits = 0
         self.damaged = 0
         self._corpus_keys: dict[int, str] = {}
+        self._document_keys: dict[tuple[int, int], str] = {}
 
-    def key(self, quote: Quote, config: Any, embed: Any, corpus: Any) -> str:
-        """What a non-verbatim quote's result depends on."""
-        ident = id(corpus)
-        if ident not in self._corpus_keys:
-            self._corpus_keys[ident] = digest("documents", *(
-                f"{s.document.doc_id}\x01{s.document.sha256}\x01{s.document.encoding}" for s in corpus.sources))
+    def _document_key(self, corpus: Any, k: int) -> str:
+        if (id(corpus), k) not in self._document_keys:
+            self._document_keys[id(corpus), k] = _document_key(corpus.sources[k].document)
+        return self._document_keys[id(corpus), k]
+
+    def key(self, quote: Quote, config: Any, embed: Any, corpus: Any, *, exact: Any = None) -> str:
+        """What a quote's result depends on; ``exact``: its alignment, if the exact fast path settled it."""
+        if exact is not None:
+            documents = digest("exact", repr(exact), self._document_key(corpus, exact.segments[0].doc))
+        else:
+            if id(corpus) not in self._corpus_keys:
+                self._corpus_keys[id(corpus)] = digest("documents", *(
+                    self._document_key(corpus, k) for k in range(len(corpus.sources))))
+            documents = self._corpus_keys[id(corpus)]
         settings = config.as_dict()
         # How the work is spread changes no result: a local run and a cluster run share entries.
         settings.pop("cluster", None)
         settings["align"] = {k: v for k, v in settings["align"].items() if k != "workers"}
         settings = json.dumps(settings, sort_keys=True, default=str)
-        return digest("result", RESULT_VERSION, code_fingerprint(), repr(quote), settings,
-                      embed.name if embed is not None else "", self._corpus_keys[ident])
+        claimed_known = quote.claimed_document in corpus.by_id
+        return digest("result", RESULT_VERSION, code_fingerprint(), repr(quote), claimed_known, settings,
+                      embed.name if embed is not None else "", documents)
 
     def _path(self, key: str) -> Path:
         assert self.dir is not None
@@ -120,6 +133,12 @@ class ResultCache:
                 os.replace(tmp, path)
             except OSError:
                 return
+
+
+def _document_key(document: Any) -> str:
+    """A document as a result sees it: its id, text and cues (the file hash alone is the caller's word)."""
+    text = hashlib.sha256(document.text.encode("utf-8", "surrogatepass")).hexdigest()
+    return digest(document.doc_id, text, document.sha256, document.encoding, repr(document.cues))
 
 
 def _decode(raw: bytes) -> QuoteResult | None:

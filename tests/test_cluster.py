@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 import quoteverify
 from quoteverify.cli import main
-from quoteverify.cluster import ClusterSpec, parse_cluster, run_on_cluster
+from quoteverify.cluster import ClusterSpec, parse_cluster, run_on_cluster, shards
 from quoteverify.errors import InputError
 from quoteverify.export.tables import jsonl_bytes
 
@@ -59,7 +59,7 @@ def test_a_running_scheduler_with_embeddings_on_the_workers(tmp_path: Path) -> N
     quotes = _quotes(tmp_path / "quotes.csv")
     embedder = FakeEmbedder()
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+                                  dashboard_address=":0") as cluster:
         run = run_on_cluster(TINY_CORPUS, quotes, None, cluster=cluster.scheduler_address, embedder=embedder,
                              cache_dir=tmp_path / "cache")
     one = quoteverify.run(TINY_CORPUS, quotes, None, embedder=FakeEmbedder())
@@ -77,6 +77,16 @@ def test_cluster_values(value: str, spec: ClusterSpec) -> None:
     parsed = parse_cluster(value)
     assert parsed.address == spec.address
     assert parsed.workers == spec.workers or (spec.workers == 0 and parsed.workers >= 1)
+
+
+def test_shards_are_balanced_by_characters() -> None:
+    from quoteverify.types import Document
+
+    docs = [Document(f"d{i}", "", "x" * n, "") for i, n in enumerate([90, 10, 50, 40, 30, 30, 20])]
+    parts = shards(docs, 3)
+    assert [[d.doc_id for d in p] for p in parts] == [["d0"], ["d2", "d5", "d1"], ["d3", "d4", "d6"]]
+    assert sorted(d.doc_id for p in parts for d in p) == sorted(d.doc_id for d in docs)
+    assert shards(docs[:1], 4) == [[docs[0]]]
 
 
 def _free_port() -> int:

@@ -46,7 +46,7 @@ def test_a_rerun_aligns_nothing_and_gives_the_same_bytes(tmp_path: Path, aligned
     assert len(aligned) == 5
     aligned.clear()
     second = _run(tmp_path)
-    assert aligned == []
+    assert aligned == [] and len(list((tmp_path / "cache" / "results").rglob("*.json"))) == 6
     assert jsonl_bytes(second.results) == jsonl_bytes(first.results) == jsonl_bytes(_run(tmp_path, cache=False).results)
 
 
@@ -60,14 +60,26 @@ def test_an_edited_quote_is_the_only_one_aligned_again(tmp_path: Path, aligned: 
     assert jsonl_bytes(rerun.results) == jsonl_bytes(_run(tmp_path, edited, cache=False).results)
 
 
-def test_an_edited_document_aligns_the_non_verbatim_quotes_again(tmp_path: Path, aligned: list[str]) -> None:
+def test_an_edited_document_aligns_the_non_verbatim_quotes_again(tmp_path: Path, aligned: list[str],
+                                                                 monkeypatch) -> None:
     # BM25 weights (and bm25_score) depend on every document: the slow path's results may all change.
+    # A verbatim quote's result reads only the document it is in.
+    from quoteverify import pipeline
+
+    compared: list[str] = []
+    original = pipeline.compare
+    monkeypatch.setattr(pipeline, "compare", lambda pq, *a, **k: compared.append(pq.text) or original(pq, *a, **k))
     _run(tmp_path)
+    assert len(compared) == 6
     corpus = dict(TINY_CORPUS, **{"meeting-01": TINY_CORPUS["meeting-01"] + "\nMarketing: Fifty volunteers left.\n"})
     aligned.clear()
+    compared.clear()
     rerun = _run(tmp_path, corpus=corpus)
-    assert len(aligned) == 5
+    assert len(aligned) == 5 and len(compared) == 5 and QUOTES[0]["quote"] not in compared
     assert jsonl_bytes(rerun.results) == jsonl_bytes(_run(tmp_path, corpus=corpus, cache=False).results)
+    compared.clear()
+    _run(tmp_path, corpus=dict(corpus, **{"interview-01": corpus["interview-01"].replace("We lost", "We had lost")}))
+    assert QUOTES[0]["quote"] in compared
 
 
 @pytest.mark.parametrize("damage", [
@@ -79,13 +91,14 @@ def test_an_edited_document_aligns_the_non_verbatim_quotes_again(tmp_path: Path,
 def test_a_damaged_entry_is_discarded_with_a_warning(tmp_path: Path, aligned: list[str], damage) -> None:
     first = _run(tmp_path)
     entries = sorted((tmp_path / "cache" / "results").rglob("*.json"))
-    assert len(entries) == 5
-    entries[0].write_bytes(damage(entries[0].read_bytes()))
+    assert len(entries) == 6
+    for entry in entries:
+        entry.write_bytes(damage(entry.read_bytes()))
     aligned.clear()
     second = _run(tmp_path)
-    assert len(aligned) == 1
+    assert len(aligned) == 5
     assert jsonl_bytes(second.results) == jsonl_bytes(first.results)
-    assert second.warnings == [f"result cache: 1 damaged entry in {tmp_path / 'cache' / 'results'} discarded; "
+    assert second.warnings == [f"result cache: 6 damaged entries in {tmp_path / 'cache' / 'results'} discarded; "
                                "those quotes were checked again"]
     aligned.clear()
     third = _run(tmp_path)  # the entry was written again
