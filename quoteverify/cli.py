@@ -136,7 +136,8 @@ def main() -> None:
 @main.command()
 @click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", "outputs", multiple=True, type=click.Path(path_type=Path),
-              help="Write results here; the format follows the extension (.jsonl, .csv, .xlsx). "
+              help="Write results here; the format follows the extension (.jsonl, .csv, .xlsx, or .html for "
+                   "the review page). "
                    "Repeat for several files. Without -o, JSONL goes to stdout.")
 @click.option("--config", "config_path", type=click.Path(path_type=Path),
               help="YAML file overriding configs/default.yaml key by key.")
@@ -153,7 +154,8 @@ def main() -> None:
                    "'tcp://HOST:PORT' uses a running scheduler. Same results as without; needs "
                    "pip install 'quoteverify[dask]'.")
 @click.option("--previous", type=click.Path(path_type=Path),
-              help="A reviewed triage workbook from an earlier run; its decisions and notes are carried "
+              help="A reviewed triage workbook (or a decisions file saved by the review page, .json or .csv) "
+                   "from an earlier run; its decisions and notes are carried "
                    "over to the quotes whose text and located span are unchanged.")
 @click.option("--manifest", "manifest_path", type=click.Path(path_type=Path),
               help="Also write a run manifest (JSON) here: version, config, model, package versions, the sha256 "
@@ -260,6 +262,8 @@ REVIEW_SHOWN = 50
 def review(workbook: Path, output: Path | None) -> None:
     """Read the decisions and notes back from a reviewed triage WORKBOOK.
 
+    WORKBOOK may also be a decisions file saved by the review page (-o report.html): .json or .csv.
+
     Prints a one-line summary and the rows whose decision is empty or invalid.
 
     \b
@@ -282,6 +286,32 @@ def review(workbook: Path, output: Path | None) -> None:
     if len(problems) > REVIEW_SHOWN:
         click.echo(f"  ... and {len(problems) - REVIEW_SHOWN} more; every row is in the output, "
                    "with its problem", err=True)
+
+
+@main.command()
+@click.argument("results_path", metavar="RESULTS", type=click.Path(path_type=Path))
+@click.option("-o", "--output", required=True, type=click.Path(path_type=Path),
+              help="Write the review page here (.html): one file, opened from disk, that fetches nothing.")
+@click.option("--title", default="quoteverify review", show_default=True, help="The page's heading.")
+def report(results_path: Path, output: Path, title: str) -> None:
+    """Write the review page for RESULTS, the JSONL a run wrote: every quote beside its source.
+
+    The same page as 'verify ... -o report.html'. Decisions made on it are
+    saved as a file that 'quoteverify review' and 'verify --previous' read.
+
+    \b
+    quoteverify report results.jsonl -o report.html
+    """
+    from .export.page import PAGE_FORMATS, load_results, write_page
+    from .export.tables import check_output_path
+
+    try:
+        check_output_path(output, inputs=[results_path], suffixes=PAGE_FORMATS)
+        results = load_results(results_path)
+        write_page(output, results, title=title)
+    except QuoteverifyError as exc:
+        _fail(str(exc))
+    click.echo(f"{output}: review page of {len(results)} quotes", err=True)
 
 
 @main.command()

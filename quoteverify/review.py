@@ -88,12 +88,17 @@ class Review:
 
 
 def read_review(path: str | Path) -> Review:
-    """Read the decisions and notes of a reviewed workbook, one per quote row."""
+    """Read the decisions and notes of a reviewed workbook (or a review page's decisions file), one per quote."""
     from openpyxl import load_workbook
     from openpyxl.utils import get_column_letter
     from openpyxl.utils.exceptions import InvalidFileException
 
     path = Path(path)
+    if path.suffix.lower() in (".json", ".csv"):
+        # A decisions file saved by the review page (verify -o report.html) reads as a workbook does.
+        from .decisions import read_decisions
+
+        return read_decisions(path)
     if not path.is_file():
         raise InputError(f"{path}: no such file; give the .xlsx written by quoteverify verify -o results.xlsx")
     try:
@@ -142,6 +147,9 @@ def read_previous(path: str | Path) -> Review:
 
 
 def _require_fingerprints(review: Review) -> None:
+    if not review.has_fingerprints and review.path.suffix.lower() in (".json", ".csv"):
+        raise InputError(f"{review.path}: has no fingerprint for each quote, so unchanged quotes cannot be told "
+                         "apart; give the decisions file the review page saved, or the reviewed workbook")
     if not review.has_fingerprints:
         raise InputError(f"{review.path}: sheet '{SHEET}' has no 'fingerprint' column, so unchanged quotes "
                          "cannot be told apart; give a workbook written by this version of quoteverify verify")

@@ -198,7 +198,7 @@ ERRORS = [
     ("output-folder-missing", {}, ["{t}/docs", "{t}/quotes.csv", "-o", "{t}/out/results.jsonl"],
      "{t}/out/results.jsonl: folder {t}/out does not exist; create it or choose another path"),
     ("output-unknown-extension", {}, ["{t}/docs", "{t}/quotes.csv", "-o", "{t}/results.json"],
-     "{t}/results.json: unknown output format '.json'; use .jsonl, .csv, .xlsx"),
+     "{t}/results.json: unknown output format '.json'; use .jsonl, .csv, .xlsx, .html"),
     ("output-is-a-folder", {}, ["{t}/docs", "{t}/quotes.csv", "-o", "{t}/docs"],
      "{t}/docs: is a folder; give a file name, such as {t}/docs/results.jsonl"),
     ("output-is-the-quote-table", {}, ["{t}/docs", "{t}/quotes.csv", "-o", "{t}/quotes.csv"],

@@ -133,7 +133,7 @@ def _write_bytes(data: bytes) -> Callable[[Path], None]:
 
 
 def write_results(path: str | Path, results: list[QuoteResult], *, run=None) -> None:
-    """Write results in the format named by the extension (.jsonl, .csv, .xlsx)."""
+    """Write results in the format named by the extension (.jsonl, .csv, .xlsx, .html: the review page)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in FORMATS:
@@ -155,6 +155,13 @@ def _xlsx(path, results, run):
     write_atomic(path, lambda p: write_workbook(p, results, run=run))
 
 
+def _html(path, results, run):
+    from .page import page_bytes
+
+    data = page_bytes(results)
+    write_atomic(path, _write_bytes(data))
+
+
 FORMATS: dict[str, Callable[[Path, list[QuoteResult], Any], None]] = {
-    ".jsonl": _jsonl, ".csv": _csv, ".xlsx": _xlsx,
+    ".jsonl": _jsonl, ".csv": _csv, ".xlsx": _xlsx, ".html": _html,
 }

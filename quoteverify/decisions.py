@@ -1,0 +1,108 @@
+"""Reading a decisions file saved by the review page (``-o report.html``), like a reviewed workbook.
+
+The page saves every quote, worst first, as JSON::
+
+    {"format": "quoteverify decisions", "version": 1, "run": "...",
+     "decisions": [{"quote_id": "Q3", "row": 4, "status": "review", "decision": "accept",
+                    "reviewer_note": "...", "fingerprint": "..."}, ...]}
+
+or as CSV with the columns ``quote_id,row,status,decision,reviewer_note,fingerprint``
+(a text starting with ``=``, ``+``, ``-`` or ``@`` gets a leading ``'``, as in the
+results CSV; it is taken off again here). Either reads back as a
+:class:`~quoteverify.review.Review`, so ``quoteverify review`` and ``verify
+--previous`` treat it as they treat a reviewed workbook. The CSV written by
+``quoteverify review -o reviewed.csv`` reads too (it has no fingerprints, so it
+cannot be carried into a new run).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError
+from .review import Review, ReviewedQuote, parse_decision
+
+DECISION_FORMATS = (".json", ".csv")
+FORMAT_NAME = "quoteverify decisions"
+# What a spreadsheet would run as a formula; the page and the results CSV put a ' before it.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _unprotect(text: str) -> str:
+    return text[1:] if text.startswith("'") and text.lstrip("'").startswith(_FORMULA_START) else text
+
+
+def _text(value: Any) -> str:
+    return "" if value is None else str(value).strip()
+
+
+def _row(value: Any) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _quote(entry: dict[str, Any], cell: str) -> ReviewedQuote | None:
+    quote_id = _unprotect(_text(entry.get("quote_id")))
+    if not quote_id:
+        return None  # a blank line, as a workbook's blank rows
+    decision, problem = parse_decision(_unprotect(_text(entry.get("decision"))))
+    return ReviewedQuote(quote_id=quote_id, row=_row(entry.get("row")), cell=cell, status=_text(entry.get("status")),
+                         decision=decision, reviewer_note=_unprotect(_text(entry.get("reviewer_note"))),
+                         problem=problem, fingerprint=_text(entry.get("fingerprint")))
+
+
+def _read_json(path: Path, text: str) -> Review:
+    hint = "give the .json the review page's 'save decisions: JSON' button wrote"
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(f"{path}: not valid JSON ({exc}); {hint}") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT_NAME or not isinstance(data.get("decisions"), list):
+        raise InputError(f"{path}: not a quoteverify decisions file (no \"format\": \"{FORMAT_NAME}\" with a "
+                         f"\"decisions\" list); {hint}")
+    quotes = []
+    for number, entry in enumerate(data["decisions"], start=1):
+        if not isinstance(entry, dict):
+            raise InputError(f"{path}: decision {number} is not a JSON object; {hint}")
+        quote = _quote(entry, f"decision {number}")
+        if quote is not None:
+            quotes.append(quote)
+    has_fingerprints = all(q.fingerprint for q in quotes) if quotes else True
+    return Review(path, tuple(quotes), has_fingerprints)
+
+
+def _read_csv(path: Path, text: str) -> Review:
+    reader = csv.reader(io.StringIO(text, newline=""))
+    header = [h.strip().casefold() for h in next(reader, [])]
+    for required in ("quote_id", "decision"):
+        if required not in header:
+            raise InputError(f"{path}: no '{required}' column in the first line; give the .csv the review page's "
+                             "'save decisions: CSV' button wrote (columns quote_id, row, status, decision, "
+                             "reviewer_note, fingerprint)")
+    quotes = []
+    for number, cells in enumerate(reader, start=2):
+        quote = _quote(dict(zip(header, cells)), f"line {number}")
+        if quote is not None:
+            quotes.append(quote)
+    return Review(path, tuple(quotes), "fingerprint" in header)
+
+
+def read_decisions(path: str | Path) -> Review:
+    """The decisions and notes of a decisions file (.json or .csv), one per quote."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in DECISION_FORMATS:
+        raise InputError(f"{path}: unknown decisions format '{path.suffix}'; use .json or .csv")
+    if not path.is_file():
+        raise InputError(f"{path}: no such file; give the decisions file the review page saved (.json or .csv)")
+    try:
+        # utf-8-sig: a CSV re-saved by a spreadsheet often starts with a byte order mark.
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    return _read_json(path, text) if suffix == ".json" else _read_csv(path, text)

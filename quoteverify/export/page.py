@@ -1,0 +1,204 @@
+"""The review page: one self-contained HTML file with every quote beside its source.
+
+The page is rendered with Jinja2 from ``templates/page.html.j2``; its CSS and
+script are inlined and nothing is fetched, so it opens from ``file://`` and
+can be sent by mail. The results travel as JSON inside a
+``<script type="application/json">`` element and the script builds each card
+with ``textContent`` only, so no quote or document name is ever read as HTML.
+Cards are built as the reviewer scrolls, which keeps 5,000 quotes quick to open.
+
+The reviewer's decisions and notes are kept in the browser's localStorage
+under the run's fingerprint and saved as a decisions file (JSON or CSV) that
+``quoteverify review`` and ``verify --previous`` read like a reviewed workbook
+(see quoteverify.decisions).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from ..errors import InputError, OutputError
+from ..review import DECISIONS, fingerprint
+from ..types import MATCH_TYPES, STATUSES, QuoteResult
+from .excel import CHART_COLOURS, _severity, highlights
+
+PAGE_FORMATS = (".html",)
+# Severity of a highlighted passage, as the workbook colours it, in one letter to keep 5,000 quotes small.
+SEVERITY_CODES = {"load-bearing": "l", "changed": "c", "benign": "b"}
+# The summary chart: pixels.
+CHART_LABEL, CHART_BAR, CHART_ROW = 190, 420, 22
+
+
+def run_fingerprint(results: Iterable[QuoteResult]) -> str:
+    """Identifies a run's quotes and where they were found; the page keeps decisions under it."""
+    digest = hashlib.sha256()
+    for result in results:
+        digest.update(f"{result.quote_id}\x1f{fingerprint(result)}\x1e".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()[:16]
+
+
+def _segments(text: str, fragments: list[tuple[str, str]]) -> list[Any]:
+    """``text`` cut into plain strings and [text, severity] pairs, highlighted as in the workbook.
+
+    Pieces rather than offsets: Python counts code points and JavaScript UTF-16 units, so
+    offsets would drift after the first emoji.
+    """
+    parts: list[Any] = []
+    position = 0
+    for span in highlights(text, fragments):
+        if span.start > position:
+            parts.append(text[position:span.start])
+        parts.append([text[span.start:span.end], SEVERITY_CODES[_severity(span.kind)]])
+        position = span.end
+    if position < len(text):
+        parts.append(text[position:])
+    return parts
+
+
+def document_label(result: QuoteResult) -> str:
+    # As the workbook's summary: an unlocated quote counts towards the document it claims.
+    return result.document or result.claimed_document or "(no document)"
+
+
+def _card(result: QuoteResult) -> dict[str, Any]:
+    differences = result.differences
+    card = {
+        "id": result.quote_id, "row": result.row, "status": result.status, "match": result.match_type,
+        "confidence": result.confidence, "band": result.band,
+        "quote": _segments(result.quote, [(d["quote_text"], d["kind"]) for d in differences]),
+        "matched": _segments(result.matched_text, [(d["source_text"], d["kind"]) for d in differences]),
+        "before": result.context_before, "after": result.context_after,
+        "document": result.document, "claimed": result.claimed_document, "group": document_label(result),
+        "line": result.line, "speaker": result.speaker, "timestamp": result.timestamp,
+        "reasons": result.reasons, "kinds": sorted({d["kind"] for d in differences}),
+        "suggestion": result.suggestion, "cosine": result.cosine, "match_ratio": result.match_ratio,
+        "bm25": result.bm25_score, "fp": fingerprint(result),
+        "decision": result.decision, "note": result.reviewer_note,
+    }
+    # Empty fields are left out: the script reads a missing one as empty, and the file stays smaller.
+    return {k: v for k, v in card.items() if v not in ("", None, [])}
+
+
+@dataclass(frozen=True)
+class Bar:
+    """One row of the summary chart: a document and the width of each status's part."""
+
+    label: str
+    total: int
+    parts: tuple[tuple[str, int, float, float], ...]  # (status, count, x, width)
+    y: int
+
+
+def _summary(results: list[QuoteResult]) -> dict[str, Any]:
+    statuses = Counter(r.status for r in results)
+    match_types = Counter(r.match_type for r in results)
+    per_document: dict[str, Counter] = {}
+    for result in results:
+        per_document.setdefault(document_label(result), Counter())[result.status] += 1
+    documents = sorted(per_document)
+    widest = max((sum(c.values()) for c in per_document.values()), default=1)
+    bars = []
+    for k, name in enumerate(documents):
+        counts = per_document[name]
+        x, parts = float(CHART_LABEL), []
+        for status in STATUSES:
+            width = CHART_BAR * counts[status] / widest
+            parts.append((status, counts[status], round(x, 1), round(width, 1)))
+            x += width
+        bars.append(Bar(name, sum(counts.values()), tuple(parts), k * CHART_ROW))
+    return {
+        "statuses": [(s, statuses[s]) for s in STATUSES],
+        "match_types": [(m, match_types[m]) for m in MATCH_TYPES if match_types[m]],
+        "documents": [(d, [per_document[d][s] for s in STATUSES], sum(per_document[d].values()))
+                      for d in documents],
+        "bars": bars, "chart_height": max(len(documents), 1) * CHART_ROW + 24,
+        "chart_width": CHART_LABEL + CHART_BAR + 60, "chart_label": CHART_LABEL, "chart_bar": CHART_BAR,
+        "widest": widest,
+    }
+
+
+def script_json(data: Any) -> str:
+    """JSON that can sit inside a <script> element: no '</script', '<!--' or ']]>' can occur in it.
+
+    Escaping every '<', '>' and '&' as a \\u sequence reads back as the same characters.
+    """
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026") \
+        .replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+def render_page(results: list[QuoteResult], *, title: str = "quoteverify review") -> str:
+    """The review page for ``results`` as HTML text; the same results give the same bytes."""
+    from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+    env = Environment(loader=PackageLoader("quoteverify.export", "templates"),
+                      autoescape=select_autoescape(default=True, default_for_string=True),
+                      undefined=StrictUndefined, keep_trailing_newline=True)
+    # Worst first, as the workbook; the sort is stable, so ties keep their input order.
+    order = sorted(range(len(results)), key=lambda k: results[k].confidence)
+    run = run_fingerprint(results)
+    data = {"run": run, "decisions": list(DECISIONS), "statuses": list(STATUSES),
+            "quotes": [_card(results[k]) for k in order]}
+    kinds = sorted({d["kind"] for r in results for d in r.differences})
+    template = env.get_template("page.html.j2")
+    return template.render(title=title, run=run, count=len(results), summary=_summary(results),
+                           colours=CHART_COLOURS, match_types=[m for m in MATCH_TYPES],
+                           statuses=STATUSES, kinds=kinds, decisions=DECISIONS,
+                           data_json=script_json(data), css=_asset("page.css"), script=_asset("page.js"))
+
+
+def _asset(name: str) -> str:
+    from importlib.resources import files
+
+    return files("quoteverify.export").joinpath("templates", name).read_text(encoding="utf-8")
+
+
+def page_bytes(results: list[QuoteResult], *, title: str = "quoteverify review") -> bytes:
+    # A lone surrogate (bytes decoded with surrogateescape, given through the Python API) cannot be UTF-8.
+    return render_page(results, title=title).encode("utf-8", "backslashreplace")
+
+
+def load_results(path: str | Path) -> list[QuoteResult]:
+    """The results of a run, read from the JSONL it wrote (verify -o results.jsonl)."""
+    path = Path(path)
+    if path.suffix.lower() != ".jsonl":
+        raise InputError(f"{path}: the review page is made from the JSONL results; "
+                         "write them with 'quoteverify verify ... -o results.jsonl'")
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such results file; write it with 'quoteverify verify ... -o results.jsonl'") \
+            from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a folder; give the results file written by verify -o results.jsonl") from None
+    results = []
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (byte {exc.start}); give the JSONL quoteverify wrote") from None
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            fields = json.loads(line)
+            if not isinstance(fields, dict):
+                raise TypeError("not a JSON object")
+            results.append(QuoteResult(**fields))
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise InputError(f"{path}: line {number}: not a quoteverify result ({exc}); give the JSONL "
+                             "written by quoteverify verify -o results.jsonl") from None
+    return results
+
+
+def write_page(path: str | Path, results: list[QuoteResult], *, title: str = "quoteverify review") -> None:
+    from .tables import write_atomic
+
+    path = Path(path)
+    if path.suffix.lower() not in PAGE_FORMATS:
+        raise OutputError(f"{path}: unknown format '{path.suffix}' for the review page; use .html")
+    data = page_bytes(results, title=title)
+    write_atomic(path, lambda p: p.write_bytes(data))
