@@ -67,9 +67,10 @@ def connect(spec: ClusterSpec, *, timeout: float = 10) -> Iterator[Any]:
     except ImportError:
         raise InputError("--cluster needs Dask: pip install 'quoteverify[dask]'") from None
     if spec.address is None:
-        # Port 0: a free port, not 8787 (often taken), for the scheduler's HTTP routes.
+        # Port 0: a free port, not 8787 (often taken), for the scheduler's HTTP routes. Workers log
+        # heartbeat tracebacks while the cluster shuts down; a failed task reaches us as its exception.
         cluster = LocalCluster(n_workers=spec.workers, threads_per_worker=1, processes=True,
-                               dashboard_address=":0", silence_logs=logging.ERROR)
+                               dashboard_address=":0", silence_logs=logging.CRITICAL)
         try:
             with Client(cluster) as client:
                 yield client
