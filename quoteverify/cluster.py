@@ -195,13 +195,12 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
         futures = [client.submit(_check_chunk, docs, chunk, settings, embedder, cache, *ready, pure=False)
                    for chunk in chunks]
         order = {f.key: i for i, f in enumerate(futures)}
-        parts: dict[int, list[QuoteResult]] = {}
+        parts: dict[int, tuple[list[QuoteResult], list[str]]] = {}
         done = windows = 0
         try:
             for future in as_completed(futures):
                 results, chunk_warnings, windows = future.result()
-                parts[order[future.key]] = results
-                warnings.extend(w for w in chunk_warnings if w not in warnings)
+                parts[order[future.key]] = results, chunk_warnings
                 done += len(results)
                 if progress:
                     progress(done, len(quote_list))
@@ -211,7 +210,8 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
             raise QuoteverifyError(f"the Dask cluster failed while checking quotes: {exc.__class__.__name__}: "
                                    f"{exc}") from exc
         timings["cluster"] = time.perf_counter() - clock
-    results = [r for i in range(len(chunks)) for r in parts[i]]
+    results = [r for i in range(len(chunks)) for r in parts[i][0]]
+    warnings.extend(dict.fromkeys(w for i in range(len(chunks)) for w in parts[i][1] if w not in warnings))
     embed_name = None
     if config.embed.enabled:
         embed_name = getattr(embedder, "name", None) or config.embed.model

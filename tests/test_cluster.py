@@ -69,6 +69,25 @@ def test_a_running_scheduler_with_embeddings_on_the_workers(tmp_path: Path) -> N
     assert any(r.cosine is not None for r in run.results)
 
 
+class _BrokenEmbedder:
+    name = "broken"
+
+    def encode(self, texts):
+        raise RuntimeError("model file is corrupt")
+
+
+def test_a_task_failing_on_a_worker_is_a_one_line_error(tmp_path: Path) -> None:
+    from quoteverify.errors import QuoteverifyError
+
+    quotes = _quotes(tmp_path / "quotes.csv")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
+        with pytest.raises(QuoteverifyError) as failed:
+            run_on_cluster(TINY_CORPUS, quotes, None, cluster=client, embedder=_BrokenEmbedder())
+    assert str(failed.value) == ("the Dask cluster failed while checking quotes: RuntimeError: "
+                                 "model file is corrupt")
+
+
 @pytest.mark.parametrize("value, spec", [
     ("local", ClusterSpec(None, 0)), ("local:3", ClusterSpec(None, 3)),
     ("tcp://10.0.0.5:8786", ClusterSpec("tcp://10.0.0.5:8786", 0)),
