@@ -138,7 +138,8 @@ class ResultCache:
 def _document_key(document: Any) -> str:
     """A document as a result sees it: its id, text and cues (the file hash alone is the caller's word)."""
     text = hashlib.sha256(document.text.encode("utf-8", "surrogatepass")).hexdigest()
-    return digest(document.doc_id, text, document.sha256, document.encoding, repr(document.cues))
+    # repr: a document id from a file name that is not UTF-8 holds lone surrogates.
+    return digest(repr(document.doc_id), text, document.sha256, document.encoding, repr(document.cues))
 
 
 def _decode(raw: bytes) -> QuoteResult | None:
