@@ -125,6 +125,7 @@ class ResultCache:
             payload = json.dumps(result.to_dict(), ensure_ascii=False, sort_keys=True).encode("utf-8",
                                                                                              "surrogatepass")
             data = hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+            tmp = None
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
@@ -132,6 +133,8 @@ class ResultCache:
                     handle.write(data)
                 os.replace(tmp, path)
             except OSError:
+                if tmp is not None:
+                    Path(tmp).unlink(missing_ok=True)
                 return
 
 
