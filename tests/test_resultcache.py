@@ -123,3 +123,13 @@ def test_without_a_cache_folder_nothing_is_kept(tmp_path: Path, aligned: list[st
     _run(tmp_path, cache=False)
     assert len(aligned) == 5
     assert not (tmp_path / "cache").exists()
+
+
+def test_a_results_folder_that_cannot_be_written_only_costs_time(tmp_path: Path, aligned: list[str]) -> None:
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "results").write_text("not a folder")
+    first = _run(tmp_path)
+    aligned.clear()
+    second = _run(tmp_path)
+    assert len(aligned) == 5 and second.warnings == []
+    assert jsonl_bytes(second.results) == jsonl_bytes(first.results)
