@@ -133,19 +133,28 @@ def _build_index(documents: tuple[Document, ...], settings: Mapping[str, Any], c
     return prepared.windows
 
 
+def _embedder_here(config: Config, embedder: Any, cache_dir: str | None) -> Any:
+    """The embedder this worker keeps: the model is loaded once per worker."""
+    from .pipeline import _embedder
+
+    if embedder is not None:
+        return _embedder(config, embedder, Cache(cache_dir))
+    key = digest("embed", cache_dir, config.embed.enabled, config.embed.model)
+    if key not in _embedders:
+        _embedders[key] = _embedder(config, None, Cache(cache_dir))
+    return _embedders[key]
+
+
 def _check_chunk(documents: tuple[Document, ...], quotes: Sequence[Quote], settings: Mapping[str, Any],
                  embedder: Any, cache_dir: str | None, *ready: int) -> tuple[list[QuoteResult], list[str], int]:
     """Runs on a worker: one chunk of quotes checked against the corpus this worker keeps."""
-    from .pipeline import _embedder, check_quotes
+    from .pipeline import check_quotes
     from .resultcache import ResultCache
 
     config = as_config(settings)
     prepared = _prepared_here(documents, config, cache_dir)
-    embed_key = digest("embed", cache_dir, config.embed.enabled, config.embed.model, embedder is None)
-    if embedder is not None or embed_key not in _embedders:
-        _embedders[embed_key] = _embedder(config, embedder, Cache(cache_dir))
     warnings: list[str] = []
-    results = check_quotes(prepared, quotes, config, _embedders[embed_key],
+    results = check_quotes(prepared, quotes, config, _embedder_here(config, embedder, cache_dir),
                            cached=ResultCache(cache_dir, warnings=warnings))
     return results, warnings, prepared.windows
 
