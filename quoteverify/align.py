@@ -21,6 +21,7 @@ from dataclasses import dataclass, replace
 from types import SimpleNamespace
 
 import numpy as np
+from rapidfuzz.distance import OSA
 
 from .corpus import EDITORIAL, Corpus, PreparedQuote
 from .index import Bm25Index
@@ -30,6 +31,19 @@ EDITORIAL_MAX_WORDS = 12  # source words one bracketed insertion may stand for
 PIECE_DENSITY = 0.8  # share of a further piece's words that must match exactly
 CLAIMED_COVERAGE = 0.9  # share of words that must match in the claimed document to prefer it
 PASSAGE_SHARE = 0.6  # a paraphrased passage has at least this share of the quote's word count
+
+
+NEAR_RETRY = 0.5  # below this share of a quote's words matched, align again reading near words as equal
+
+
+def _near_word(a: str, b: str) -> bool:
+    """One slip apart with the first letter kept, or one word inflected ("tablet", "tablets")."""
+    if a[:1] != b[:1] or min(len(a), len(b)) < 3:
+        return False
+    short, long_ = sorted((a, b), key=len)
+    if long_.startswith(short) and len(short) >= 4 and len(long_) - len(short) <= 3:
+        return True
+    return abs(len(a) - len(b)) <= 1 and OSA.distance(a, b) <= 1
 
 
 @dataclass(frozen=True)
@@ -254,7 +268,13 @@ class Aligner:
         """Locate a quote; ``prefer_doc`` is the document the quote claims, if any."""
         exact = self._exact(pq, prefer_doc)
         if exact is None:
-            return self._fuzzy(pq, prefer_doc)
+            found = self._fuzzy(pq, prefer_doc)
+            if sum(s.matched for s in found.segments) >= NEAR_RETRY * pq.content_words:
+                return found
+            near = self._fuzzy_near(pq, prefer_doc)
+            # Only when near words make it a quotation: a rewording stays what it was.
+            located = near is not None and sum(s.matched for s in near.segments) >= NEAR_RETRY * pq.content_words
+            return near if located else found
         if prefer_doc is None or exact.segments[0].doc == prefer_doc:
             return exact
         # Verbatim elsewhere, but perhaps in the claimed document with a slip: the claim wins then.
@@ -287,6 +307,26 @@ class Aligner:
         return Alignment("fuzzy" if segments else "none", tuple(segments), pq.content_words,
                          retrieval.best_score, retrieval.ratio, nearest.segment if nearest else None,
                          self._passage(anchor, len(pq.words)) if anchor else None)
+
+    def _fuzzy_near(self, pq: PreparedQuote, prefer_doc: int | None) -> Alignment | None:
+        """Align again with each quote word that occurs in no candidate region read as a near word that does:
+        one slip away ("taxt", "text") or the same word inflected ("tablets", "tablet"). In a short quote
+        one such word is too many to locate it; the diff then names the difference as usual."""
+        words = [w for w in pq.words if w]
+        retrieval = self.index.retrieve(words, top_k=self.top_k, span_words=len(pq.words), prefer_doc=prefer_doc)
+        vocab: dict[str, int] = {}
+        for c in retrieval.candidates:
+            src = self.corpus.sources[c.doc]
+            vocab.update(zip(src.tokens.words[c.start:c.end], src.ids[c.start:c.end].tolist()))
+        ids = pq.ids.copy()
+        changed = False
+        for k, word in enumerate(pq.words):
+            if not word or ids[k] == EDITORIAL or word in vocab:
+                continue
+            near = next((v for v in vocab if _near_word(word, v)), None)
+            if near is not None:
+                ids[k], changed = vocab[near], True
+        return self._fuzzy(replace(pq, ids=ids), prefer_doc) if changed else None
 
     def _passage(self, anchor: Segment, words: int) -> Segment:
         """Whole sentences around the quote's best piece, about as long as the quote, within one paragraph.

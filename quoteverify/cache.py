@@ -9,27 +9,40 @@ Layout under the cache folder (default ``$XDG_CACHE_HOME/quoteverify``, else
   preparation version, so a changed document invalidates its entry alone.
 - ``corpus/<key>.npz``: the vocabulary and word ids of a set of documents; the
   key hashes the document keys in order.
-- ``index/<key>/``: a bm25s index; the key adds the window and BM25 settings.
-- ``embeddings.sqlite``: vectors by model name and text sha256.
+- ``index/<key>/``: a bm25s index, with ``checksum.json``; the key adds the
+  window and BM25 settings.
+- ``embeddings.sqlite``: vectors by model name and text sha256, each row with
+  a checksum.
 
-Files are written to a temporary name and renamed, so a crash leaves no
-half-written entry; an unreadable entry is rebuilt. Only numpy arrays and
-JSON are stored (``allow_pickle=False``).
+The cache can only be right or absent: every entry carries a sha256 of its
+name and content, checked on every read, and an entry that cannot be read,
+parsed or checked is discarded with a warning naming it and rebuilt, so a
+damaged file never changes a verdict. A cache that cannot be written (full,
+read-only) is warned about once, and the run goes on without writing to it.
+Files are written to a temporary name and renamed; those of a killed run are
+removed by the next one. Only numpy arrays and JSON are stored
+(``allow_pickle=False``).
 """
 from __future__ import annotations
 
+import errno
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
-import tempfile
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from .tempfiles import clean_stale, temp_name
+
 # Bump when normalization or tokenization changes what a prepared document holds.
-PREPARE_VERSION = "3"
+PREPARE_VERSION = "5"  # 4: apostrophes U+02BC and ` normalized; 5: checksummed entries
+CHECKSUM_FILE = "checksum.json"
+# Seconds a run waits for another run writing embeddings to the same cache.
+SQLITE_TIMEOUT = 60.0
 
 
 def default_dir() -> Path:
@@ -40,7 +53,7 @@ def default_dir() -> Path:
 def digest(*parts: Any) -> str:
     h = hashlib.sha256()
     for part in parts:
-        h.update(str(part).encode("utf-8"))
+        h.update(str(part).encode("utf-8", "surrogatepass"))
         h.update(b"\x00")
     return h.hexdigest()[:32]
 
@@ -53,33 +66,123 @@ def _text(array: np.ndarray) -> str:
     return array.tobytes().decode("utf-8", "surrogatepass")
 
 
+def _checksum(name: str, arrays: dict[str, np.ndarray]) -> np.ndarray:
+    """sha256 of an entry's name and of every array's name, type, shape and bytes."""
+    h = hashlib.sha256(name.encode("utf-8"))
+    for key in sorted(arrays):
+        array = np.ascontiguousarray(arrays[key])
+        h.update(f"\x00{key}\x00{array.dtype.str}\x00{array.shape}\x00".encode())
+        h.update(array.tobytes())
+    return np.frombuffer(h.digest(), dtype=np.uint8)
+
+
+def _file_sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _vector_checksum(model: str, key: str, blob: bytes) -> str:
+    return hashlib.sha256(f"{model}\x00{key}\x00".encode("utf-8", "surrogatepass") + blob).hexdigest()[:32]
+
+
+class DamagedEntry(Exception):
+    """A cache entry whose content does not match its checksum."""
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    text = " ".join(str(exc).split())
+    return (text[:120] if text else type(exc).__name__)
+
+
 class Cache:
     """The cache folder; every method is a no-op miss when ``root`` is None."""
 
     def __init__(self, root: str | Path | None):
         self.root = Path(root) if root is not None else None
         self._db: sqlite3.Connection | None = None
+        self._writable = True
+        self._vectors = True
+        self._messages: list[str] = []
+        self._bad_vectors = 0
+        if self.root is not None:
+            for sub in ("sources", "corpus", "index"):
+                clean_stale(self.root / sub)
 
     @property
     def enabled(self) -> bool:
         return self.root is not None
 
-    def _save_npz(self, path: Path, arrays: dict[str, np.ndarray]) -> None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".npz", dir=path.parent)
+    @property
+    def warnings(self) -> list[str]:
+        """What went wrong with the cache, one line each, for the run to print."""
+        if not self._bad_vectors:
+            return list(self._messages)
+        n = self._bad_vectors
+        return [*self._messages, f"cache entry {self._vectors_path()} holds {n} damaged vector{'s' if n != 1 else ''}; "
+                                 "discarded and recomputed"]
+
+    def _warn(self, message: str) -> None:
+        if message not in self._messages:
+            self._messages.append(message)
+
+    def _name(self, path: Path) -> str:
+        assert self.root is not None
+        return path.relative_to(self.root).as_posix()
+
+    def _damaged(self, path: Path, exc: BaseException) -> None:
+        """Warn about an entry that cannot be trusted, and remove it so that it is rebuilt."""
+        self._warn(f"cache entry {path} is damaged ({_reason(exc)}); discarded and rebuilt")
         try:
-            with os.fdopen(fd, "wb") as f:
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path)
+            else:
+                path.unlink(missing_ok=True)
+        except OSError:
+            pass  # a read-only cache: the entry is ignored this run and checked again the next
+
+    def _unwritable(self, exc: BaseException) -> None:
+        if not self._writable:
+            return  # warned once: the first reason is the one that matters
+        self._writable = False
+        self._warn(f"cache folder {self.root} cannot be written ({_reason(exc)}); "
+                   "running without writing to the cache")
+
+    def _save_npz(self, path: Path, arrays: dict[str, np.ndarray]) -> None:
+        if not self._writable:
+            return
+        arrays = dict(arrays, checksum=_checksum(self._name(path), arrays))
+        tmp = path.parent / temp_name("npz")
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            with open(tmp, "wb") as f:
                 np.savez(f, **arrays)
             os.replace(tmp, path)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            self._unwritable(exc)
         except BaseException:
-            Path(tmp).unlink(missing_ok=True)
+            tmp.unlink(missing_ok=True)
             raise
 
     def _load_npz(self, path: Path) -> dict[str, np.ndarray] | None:
         try:
             with np.load(path, allow_pickle=False) as data:
-                return {k: data[k] for k in data.files}
-        except (OSError, ValueError, KeyError, EOFError):
+                arrays = {k: data[k] for k in data.files}
+            stored = arrays.pop("checksum", None)
+            if stored is None:
+                raise DamagedEntry("no checksum")
+            if not np.array_equal(stored, _checksum(self._name(path), arrays)):
+                raise DamagedEntry("checksum mismatch")
+            return arrays
+        except FileNotFoundError:
+            return None
+        except Exception as exc:  # any failure to read, parse or check: the entry cannot be trusted
+            self._damaged(path, exc)
             return None
 
     # Prepared documents ---------------------------------------------------
@@ -89,13 +192,18 @@ class Cache:
     def load_source(self, text_sha256: str) -> dict[str, Any] | None:
         if self.root is None:
             return None
-        data = self._load_npz(self.root / "sources" / f"{self.source_key(text_sha256)}.npz")
+        path = self.root / "sources" / f"{self.source_key(text_sha256)}.npz"
+        data = self._load_npz(path)
         if data is None:
             return None
-        words = _text(data["words"])
-        return {"text": _text(data["text"]), "offsets": data["offsets"],
-                "starts": data["starts"].astype(np.int64), "ends": data["ends"].astype(np.int64),
-                "weak": data["weak"], "words": words.split("\n") if words else []}
+        try:
+            words = _text(data["words"])
+            return {"text": _text(data["text"]), "offsets": data["offsets"],
+                    "starts": data["starts"].astype(np.int64), "ends": data["ends"].astype(np.int64),
+                    "weak": data["weak"], "words": words.split("\n") if words else []}
+        except (KeyError, ValueError, UnicodeDecodeError) as exc:
+            self._damaged(path, exc)
+            return None
 
     def save_source(self, text_sha256: str, *, text: str, offsets: np.ndarray, starts: np.ndarray,
                     ends: np.ndarray, weak: np.ndarray, words: Sequence[str]) -> None:
@@ -110,7 +218,12 @@ class Cache:
     def load_vocab(self, key: str) -> dict[str, np.ndarray] | None:
         if self.root is None:
             return None
-        return self._load_npz(self.root / "corpus" / f"{key}.npz")
+        path = self.root / "corpus" / f"{key}.npz"
+        data = self._load_npz(path)
+        if data is not None and not {"words", "all_ids", "order"} <= set(data):
+            self._damaged(path, DamagedEntry("arrays missing"))
+            return None
+        return data
 
     def save_vocab(self, key: str, *, words: Sequence[str], all_ids: np.ndarray, order: np.ndarray) -> None:
         if self.root is None:
@@ -120,54 +233,151 @@ class Cache:
 
     # BM25 index -----------------------------------------------------------
     def index_dir(self, key: str) -> Path | None:
-        return None if self.root is None else self.root / "index" / key
+        """The folder of a stored index entry whose files match their checksums, else None."""
+        if self.root is None:
+            return None
+        path = self.root / "index" / key
+        if not path.exists():
+            return None
+        try:
+            manifest = json.loads((path / CHECKSUM_FILE).read_text(encoding="utf-8"))
+            if manifest.get("key") != key or not isinstance(manifest.get("files"), dict):
+                raise DamagedEntry("checksum file does not match the entry")
+            for name, expected in manifest["files"].items():
+                if "/" in name or name.startswith(".") or _file_sha256(path / name) != expected:
+                    raise DamagedEntry(f"checksum mismatch in {name}")
+        except Exception as exc:  # any failure to read or check: the entry cannot be trusted
+            self._damaged(path, exc)
+            return None
+        return path
+
+    def index_damaged(self, key: str, exc: BaseException) -> None:
+        """An index entry whose checksums held but which its library could not load."""
+        if self.root is not None:
+            self._damaged(self.root / "index" / key, exc)
 
     def store_dir(self, key: str, write: Callable[[Path], None]) -> None:
         """Write a folder entry through a temporary folder renamed into place."""
-        if self.root is None:
+        if self.root is None or not self._writable:
             return
         final = self.root / "index" / key
-        final.parent.mkdir(parents=True, exist_ok=True)
-        tmp = Path(tempfile.mkdtemp(prefix=".tmp-", dir=final.parent))
+        tmp = final.parent / temp_name()
         try:
+            tmp.mkdir(parents=True)
             write(tmp)
+            files = {p.name: _file_sha256(p) for p in sorted(tmp.iterdir()) if p.is_file()}
+            (tmp / CHECKSUM_FILE).write_text(json.dumps({"key": key, "files": files}, indent=1), encoding="utf-8")
             if final.exists():
                 shutil.rmtree(final, ignore_errors=True)
             os.replace(tmp, final)
-        except OSError:
-            # Another run sharing the cache wrote the same entry meanwhile: theirs serves.
+        except OSError as exc:
             shutil.rmtree(tmp, ignore_errors=True)
+            # ENOTEMPTY/EEXIST: another run sharing the cache wrote the same entry meanwhile; theirs serves.
+            if exc.errno not in (errno.ENOTEMPTY, errno.EEXIST):
+                self._unwritable(exc)
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
 
     # Embeddings -----------------------------------------------------------
-    def _conn(self) -> sqlite3.Connection:
-        if self._db is None:
-            assert self.root is not None
-            self.root.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(self.root / "embeddings.sqlite")
-            self._db.execute("CREATE TABLE IF NOT EXISTS vectors (model TEXT, key TEXT, vector BLOB, "
-                             "PRIMARY KEY (model, key))")
+    def _vectors_path(self) -> Path:
+        assert self.root is not None
+        return self.root / "embeddings.sqlite"
+
+    def _open_db(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self._vectors_path(), timeout=SQLITE_TIMEOUT)
+        try:
+            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if "vectors" in tables and "vectors2" not in tables and self._writable:
+                db.execute("DROP TABLE vectors")  # rows without checksums, from an earlier version
+            if "vectors2" not in tables:
+                with db:
+                    db.execute("CREATE TABLE IF NOT EXISTS vectors2 (model TEXT, key TEXT, vector BLOB, "
+                               "checksum TEXT, PRIMARY KEY (model, key))")
+        except BaseException:
+            db.close()
+            raise
+        return db
+
+    def _conn(self) -> sqlite3.Connection | None:
+        """The embeddings database, opened (and rebuilt if damaged) on first use; None when unusable."""
+        if self._db is not None or not self._vectors or self.root is None:
+            return self._db
+        try:
+            self._db = self._open_db()
+        except sqlite3.OperationalError as exc:  # cannot be opened or created, locked: not damaged
+            self._vectors = False
+            self._unwritable(exc)
+        except sqlite3.DatabaseError as exc:  # not a database, malformed
+            self._discard_db(exc)
+            return self._conn()
         return self._db
+
+    def _discard_db(self, exc: BaseException) -> None:
+        """Warn about a damaged embeddings database and remove it; stop using it if it cannot be removed."""
+        if self._db is not None:
+            self._db.close()
+            self._db = None
+        path = self._vectors_path()
+        self._warn(f"cache entry {path} is damaged ({_reason(exc)}); discarded and rebuilt")
+        try:
+            for suffix in ("", "-journal", "-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+        except OSError as err:
+            self._vectors = False
+            self._unwritable(err)
 
     def load_vectors(self, model: str, keys: Sequence[str]) -> dict[str, np.ndarray]:
         if self.root is None or not keys:
             return {}
-        found: dict[str, np.ndarray] = {}
         db = self._conn()
-        for start in range(0, len(keys), 500):
-            chunk = list(keys[start:start + 500])
-            marks = ",".join("?" * len(chunk))
-            for key, blob in db.execute(f"SELECT key, vector FROM vectors WHERE model = ? AND key IN ({marks})",
-                                        [model, *chunk]):
-                found[key] = np.frombuffer(blob, dtype=np.float32)
+        if db is None:
+            return {}
+        found: dict[str, np.ndarray] = {}
+        bad: list[str] = []
+        wanted = set(keys)
+        try:
+            for start in range(0, len(keys), 500):
+                chunk = list(keys[start:start + 500])
+                marks = ",".join("?" * len(chunk))
+                rows = db.execute(f"SELECT key, vector, checksum FROM vectors2 WHERE model = ? AND key IN ({marks})",
+                                  [model, *chunk]).fetchall()
+                for key, blob, checksum in rows:
+                    if (key in wanted and isinstance(blob, bytes) and blob and len(blob) % 4 == 0
+                            and checksum == _vector_checksum(model, key, blob)):
+                        found[key] = np.frombuffer(blob, dtype=np.float32)
+                    else:
+                        bad.append(key)
+        except sqlite3.DatabaseError as exc:
+            self._discard_db(exc)
+            return {}
+        if len({len(v) for v in found.values()}) > 1:
+            # Checksummed rows of one model all have its length; several lengths mean a damaged file.
+            self._discard_db(DamagedEntry("vectors of different lengths"))
+            return {}
+        if bad:
+            self._bad_vectors += len(bad)
+            if self._writable:
+                try:
+                    with db:
+                        db.executemany("DELETE FROM vectors2 WHERE model = ? AND key = ?",
+                                       [(model, k) for k in bad if isinstance(k, str)])
+                except sqlite3.DatabaseError as exc:
+                    self._unwritable(exc)
         return found
 
     def save_vectors(self, model: str, vectors: dict[str, np.ndarray]) -> None:
-        if self.root is None or not vectors:
+        if self.root is None or not vectors or not self._writable:
             return
         db = self._conn()
-        with db:
-            db.executemany("INSERT OR REPLACE INTO vectors VALUES (?, ?, ?)",
-                           [(model, k, np.asarray(v, dtype=np.float32).tobytes()) for k, v in vectors.items()])
+        if db is None:
+            return
+        rows = []
+        for key, vector in vectors.items():
+            blob = np.asarray(vector, dtype=np.float32).tobytes()
+            rows.append((model, key, blob, _vector_checksum(model, key, blob)))
+        try:
+            with db:
+                db.executemany("INSERT OR REPLACE INTO vectors2 VALUES (?, ?, ?, ?)", rows)
+        except sqlite3.DatabaseError as exc:  # read-only, full disk, locked too long
+            self._unwritable(exc)

@@ -1,6 +1,7 @@
 """Command line: argument parsing and printing only; the work is in the library."""
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 import time
@@ -13,6 +14,7 @@ import click
 
 from . import __version__
 from .errors import QuoteverifyError
+from .transaction import output_transaction
 from .store import RECHECK_BELOW
 
 FAIL_ON = ("review", "unverified")
@@ -21,6 +23,14 @@ FAIL_ON = ("review", "unverified")
 def _fail(message: str) -> None:
     click.echo("Error: " + " ".join(message.splitlines()), err=True)  # one line, whatever the library said
     sys.exit(2)
+
+
+def _language_code(code: str) -> str:
+    from .language import AUTO, known_codes
+
+    if code.strip().lower() not in known_codes() | {AUTO}:
+        _fail(f"--language {code!r} is not a language code; give auto or an ISO 639-1 code such as de, fr, en")
+    return code.strip().lower()
 
 
 class _Group(click.Group):
@@ -62,21 +72,37 @@ def _usable_cache(folder: Path) -> Path | None:
 
 
 class _Progress:
-    """A progress bar on stderr, shown only when stderr is a terminal."""
+    """A progress bar on stderr, shown only when stderr is a terminal.
 
-    def __init__(self, enabled: bool):
+    It is told how many quotes are done, not that one more is: parallel workers
+    report in batches, and the quotes settled by the exact fast path all at once."""
+
+    def __init__(self, enabled: bool, file=None):
         self.enabled = enabled
+        self.file = file
         self.bar = None
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled or total < 20:
             return
         if self.bar is None:
-            self.bar = click.progressbar(length=total, label="verifying", file=sys.stderr)
+            self.bar = click.progressbar(length=total, label="verifying", file=self.file or sys.stderr)
             self.bar.__enter__()
-        self.bar.update(1)
-        if done == total:
+        if done > self.bar.pos:
+            self.bar.update(done - self.bar.pos)
+        if done >= total:
             self.bar.__exit__(None, None, None)
+            self.enabled = False
+
+
+def _interrupted(written) -> None:
+    """Ctrl-C: say truly what was written. The renames at the end are not interrupted, so either
+    every output of the run was replaced or none was."""
+    if written is not None and written.replaced:
+        click.echo("Interrupted after the run was complete; all its outputs were written.", err=True)
+    else:
+        click.echo("Interrupted; no output was written or replaced.", err=True)
+    sys.exit(130)
 
 
 def _command_line() -> str:
@@ -134,14 +160,27 @@ def main() -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("paths", metavar="DOCS... QUOTES", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("-o", "--output", "outputs", multiple=True, type=click.Path(path_type=Path),
               help="Write results here; the format follows the extension (.jsonl, .csv, .xlsx, or .html for "
                    "the review page). "
                    "Repeat for several files. Without -o, JSONL goes to stdout.")
+@click.option("--quote-col", metavar="NAME", help="The quote table's column holding the quotes "
+              "(default: quote, text, quotation, quote_text or content).")
+@click.option("--id-col", metavar="NAME", help="Its column of quote ids (default: quote_id, id or qid).")
+@click.option("--doc-col", metavar="NAME", help="Its column naming the document each quote claims "
+              "(default: document, source, doc, doc_id, claimed_document, source_document or transcript).")
+@click.option("--speaker-col", metavar="NAME", help="Its column naming the speaker each quote claims "
+              "(default: speaker, participant or claimed_speaker).")
+@click.option("--finding-col", metavar="NAME", help="Its column naming the finding each quote supports "
+              "(default: finding, theme, claim, tag or code).")
+@click.option("-q", "--quiet", is_flag=True, help="Print only warnings and errors: no progress bar, no summary.")
 @click.option("--config", "config_path", type=click.Path(path_type=Path),
               help="YAML file overriding configs/default.yaml key by key.")
 @click.option("--no-embed", is_flag=True, help="Skip sentence embeddings; verdicts use lexical evidence only.")
+@click.option("--language", metavar="CODE",
+              help="The language of every document and quote (an ISO 639-1 code such as de), instead of detecting "
+                   "it; a language column of the quote table still wins row by row. Default: auto.")
 @click.option("--fail-on", type=click.Choice(FAIL_ON),
               help="Exit with code 1 if any quote is unverified (or, with 'review', needs review or is unverified).")
 @click.option("--sheet", help="Sheet of an .xlsx quote table to read (default: the first).")
@@ -179,12 +218,20 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
            fail_on: str | None, sheet: str | None, previous: Path | None, manifest_path: Path | None,
            cache_dir: Path | None = None, no_cache: bool = False, findings_path: Path | None = None,
            report_path: Path | None = None, cards_path: Path | None = None, store_target: str | None = None,
-           record: bool = False, cluster: str | None = None) -> None:
+           record: bool = False, quote_col: str | None = None, id_col: str | None = None,
+           doc_col: str | None = None, speaker_col: str | None = None, finding_col: str | None = None,
+           quiet: bool = False, language: str | None = None, cluster: str | None = None) -> None:
     """Verify the quotes in QUOTES against the documents DOCS (files or folders).
+
+    A REFI-QDA project (.qdpx) can be DOCS (its sources), QUOTES (its coded
+    segments) or both: given alone, its coded segments are checked against
+    its own sources.
 
     \b
     quoteverify verify DOCS... QUOTES -o results.xlsx -o results.jsonl
+    quoteverify verify project.qdpx -o coded.xlsx
     """
+    from .archive import ArchiveLimits
     from .cache import default_dir as default_cache_dir
     from .config import load_config
     from .export.manifest import write_manifest
@@ -194,6 +241,8 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
     from .pipeline import run
     from .review import carry_decisions, read_previous
 
+    if len(paths) == 1 and paths[0].suffix.lower() == ".qdpx":
+        paths = (paths[0], paths[0])  # a QDA project's coded segments, checked against its own sources
     if len(paths) < 2:
         _fail("give the documents (files or folders) and then the quote table, "
               "e.g. quoteverify verify transcripts/ quotes.csv -o results.xlsx")
@@ -201,6 +250,7 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
         _fail("give --store TARGET or --record (the default store), not both")
     started = time.perf_counter()
     checked_at = datetime.now(timezone.utc)
+    written = None
     try:
         # Outputs first: a typo in a path must fail before the (long) run, and no input is ever overwritten.
         inputs = [*paths, *(p for p in (config_path, previous) if p is not None)]
@@ -212,42 +262,85 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
             from .cluster import parse_cluster, run_on_cluster
 
             run = partial(run_on_cluster, cluster=parse_cluster(cluster))
-        config = load_config(config_path, {"embed": {"enabled": False}} if no_embed else None)
-        quotes = load_quotes(paths[-1], sheet=sheet)
+        overrides: dict = {"embed": {"enabled": False}} if no_embed else {}
+        named = {"quote": quote_col, "quote_id": id_col, "document": doc_col, "speaker": speaker_col,
+                 "finding": finding_col}
+        if any(named.values()):
+            overrides["columns"] = {k: v for k, v in named.items() if v}
+        if language is not None:
+            overrides["language"] = {"code": _language_code(language)}
+        config = load_config(config_path, overrides or None)
+        if quiet:
+            # Read by huggingface_hub when transformers is first imported: no "Loading weights" bar either.
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+        limits = ArchiveLimits.of(config)
+        quotes = load_quotes(paths[-1], sheet=sheet, columns=vars(config.columns), limits=limits)
+        # Said at once when a column was named, or when some are read as nothing (a "Participant" column
+        # that is not the speaker's would otherwise pass silently); else with the summary.
+        columns_said = bool(overrides.get("columns") or quotes.unread_columns)
+        if quotes.used and not quiet and columns_said:
+            click.echo(quotes.describe_columns(), err=True)
+        if quotes.info and not quiet:
+            click.echo(quotes.info, err=True)
         # Read before the (long) run so that a bad workbook or store fails at once.
-        review = read_previous(previous) if previous else None
+        review = read_previous(previous, limits=limits) if previous else None
         for path, suffixes in ((findings_path, FINDINGS_FORMATS), (report_path, REPORT_FORMATS),
                                (cards_path, CARDS_FORMATS)):
             if path is not None:
                 check_output_path(path, inputs=inputs, suffixes=suffixes)
-        store = _open_store(store_target) if store_target is not None or record else None
-        result = run(list(paths[:-1]), quotes, config, progress=_Progress(sys.stderr.isatty()),
+        store = (_open_store(store_target, busy_seconds=config.store.busy_seconds)
+                 if store_target is not None or record else None)
+        result = run(list(paths[:-1]), quotes, config, progress=_Progress(sys.stderr.isatty() and not quiet),
                      cache_dir=None if no_cache else _usable_cache(cache_dir or default_cache_dir()))
         _warn(result.warnings)
         if review is not None:
             carried = carry_decisions(result.results, review)
             result.results = carried.results
-            click.echo(carried.summary(previous), err=True)
-        _write_outputs(result, outputs)
-        if manifest_path is not None:
-            write_manifest(manifest_path, result, quotes_path=paths[-1], sheet=sheet, outputs=outputs,
-                           command=_command_line())
-        _write_findings(result.results, findings_path=findings_path, report_path=report_path,
-                        cards_path=cards_path, checked_at=checked_at)
-        if store is not None:
-            with store:
-                run_id = store.record(result, time=checked_at)
-            click.echo(f"Recorded as run {run_id} in {store.location}", err=True)
+            if not quiet:
+                click.echo(carried.summary(previous), err=True)
+            _warn(carried.warnings(previous, len(review.quotes)))
+        # One transaction: every output complete, and the run recorded, before any file is replaced.
+        with output_transaction() as written:
+            _write_outputs(result, outputs)
+            if manifest_path is not None:
+                write_manifest(manifest_path, result, quotes_path=paths[-1], sheet=sheet, outputs=outputs,
+                               command=_command_line())
+            _write_findings(result.results, findings_path=findings_path, report_path=report_path,
+                            cards_path=cards_path, checked_at=checked_at)
+            if store is not None:
+                with store:
+                    run_id = store.record(result, time=checked_at)
+                if not quiet:
+                    click.echo(f"Recorded as run {run_id} in {store.location}", err=True)
     except QuoteverifyError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        click.echo("Interrupted; no partial output was written.", err=True)
-        sys.exit(130)
-    counts = _summary(result, started)
-    if fail_on == "unverified" and counts["unverified"]:
-        sys.exit(1)
-    if fail_on == "review" and (counts["review"] or counts["unverified"]):
-        sys.exit(1)
+        _interrupted(written)
+    if written is not None and written.interrupted:
+        _interrupted(written)
+    if not quiet:
+        if quotes.used and not columns_said:
+            click.echo(quotes.describe_columns(), err=True)
+        _summary(result, started)
+    if fail_on is not None:
+        _check_fail_on(result.results, fail_on)
+
+
+# Quotes named when --fail-on is hit; the outputs have them all.
+FAIL_ON_SHOWN = 10
+
+
+def _check_fail_on(results, fail_on: str) -> None:
+    """Exit with code 1, naming the quotes that tripped --fail-on, if any did."""
+    failing = ("unverified",) if fail_on == "unverified" else ("review", "unverified")
+    tripped = [r for r in results if r.status in failing]
+    if not tripped:
+        return
+    named = ", ".join(f"{r.quote_id} (row {r.row}, {r.status})" for r in tripped[:FAIL_ON_SHOWN])
+    more = f" and {len(tripped) - FAIL_ON_SHOWN} more" if len(tripped) > FAIL_ON_SHOWN else ""
+    click.echo(f"Failed (--fail-on {fail_on}): {len(tripped)} quote{'s' if len(tripped) != 1 else ''}: "
+               f"{named}{more}", err=True)
+    sys.exit(1)
 
 
 # Problem rows listed after the summary; the output file has every row.
@@ -338,11 +431,12 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
     quoteverify rerun run.json
     quoteverify rerun run.json -o again.jsonl
     """
-    from .export.manifest import changed_inputs, read_manifest, results_sha256, write_manifest
+    from .export.manifest import changed_inputs, read_manifest, recorded_outputs, results_sha256, write_manifest
     from .export.manifest import rerun as repeat_run
     from .export.tables import FORMATS, check_output_path
 
     started = time.perf_counter()
+    written = None
     try:
         manifest = read_manifest(manifest_path)
         base = manifest_path.parent
@@ -356,20 +450,22 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
         if manifest.tool_version != __version__:
             click.echo(f"Warning: {manifest_path} was written by quoteverify {manifest.tool_version}; "
                        f"this is {__version__}, whose results may differ", err=True)
-        outputs = outputs or tuple(base / output for output in manifest.outputs)
+        outputs = outputs or recorded_outputs(manifest, base=base, source=manifest_path)
         for output in outputs:
             check_output_path(output, suffixes=FORMATS)
         result = repeat_run(manifest, base=base, progress=_Progress(sys.stderr.isatty()))
         _warn(result.warnings)
-        _write_outputs(result, outputs)
-        if new_manifest is not None:
-            write_manifest(new_manifest, result, quotes_path=base / manifest.quotes.path,
-                           sheet=manifest.quotes.sheet or None, outputs=outputs, command=_command_line())
+        with output_transaction() as written:
+            _write_outputs(result, outputs)
+            if new_manifest is not None:
+                write_manifest(new_manifest, result, quotes_path=base / manifest.quotes.path,
+                               sheet=manifest.quotes.sheet or None, outputs=outputs, command=_command_line())
     except QuoteverifyError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        click.echo("Interrupted; no partial output was written.", err=True)
-        sys.exit(130)
+        _interrupted(written)
+    if written is not None and written.interrupted:
+        _interrupted(written)
     _summary(result, started)
     if results_sha256(result.results) == manifest.results_sha256:
         click.echo("Results are identical to the recorded run.", err=True)
@@ -446,10 +542,10 @@ def extract(manuscript: Path, output: Path | None, min_words: int | None, config
     click.echo(extraction.summary(), err=True)
 
 
-def _open_store(target: str | None, *, create: bool = True):
+def _open_store(target: str | None, *, create: bool = True, busy_seconds: float | None = None):
     from .store import open_store
 
-    return open_store(target, create=create)
+    return open_store(target, create=create, busy_seconds=busy_seconds)
 
 
 @main.command()
@@ -510,7 +606,6 @@ def recheck(run_id: int, paths: tuple[Path, ...], store_target: str | None, belo
     except QuoteverifyError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:
-        click.echo("Interrupted; no partial output was written.", err=True)
-        sys.exit(130)
+        _interrupted(None)
     click.echo(f"Rechecked {checked.rechecked} quotes of run {run_id} below {below:g}: "
                f"{len(checked.escalations)} still below, written to {output}", err=True)

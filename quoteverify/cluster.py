@@ -145,17 +145,23 @@ def _embedder_here(config: Config, embedder: Any, cache_dir: str | None) -> Any:
     return _embedders[key]
 
 
-def _check_chunk(documents: tuple[Document, ...], quotes: Sequence[Quote], settings: Mapping[str, Any],
-                 embedder: Any, cache_dir: str | None, *ready: int) -> tuple[list[QuoteResult], list[str], int]:
-    """Runs on a worker: one chunk of quotes checked against the corpus this worker keeps."""
+def _check_chunk(documents: tuple[Document, ...], chunk: tuple[Sequence[Quote], Sequence[str]],
+                 settings: Mapping[str, Any], embedder: Any, cache_dir: str | None,
+                 *ready: int) -> tuple[list[QuoteResult], list[str], int]:
+    """Runs on a worker: one chunk of quotes (and their languages) checked against the corpus this worker keeps."""
     from .pipeline import check_quotes
     from .resultcache import ResultCache
 
     config = as_config(settings)
+    quotes, languages = chunk
     prepared = _prepared_here(documents, config, cache_dir)
     warnings: list[str] = []
-    results = check_quotes(prepared, quotes, config, _embedder_here(config, embedder, cache_dir),
+    embed = _embedder_here(config, embedder, cache_dir)
+    results = check_quotes(prepared, quotes, config, embed, own_languages=languages,
                            cached=ResultCache(cache_dir, warnings=warnings))
+    warnings += prepared.index.cache.warnings  # the cache the corpus and the index were read with
+    if embed is not None:
+        warnings += embed.store.warnings
     return results, warnings, prepared.windows
 
 
@@ -166,6 +172,10 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
 
     ``cluster``: a ``--cluster`` value, a ClusterSpec, or a connected ``distributed.Client``.
     """
+    from dataclasses import replace
+
+    from .archive import ArchiveLimits
+    from .language import with_languages
     from .load import check_claims
     from .pipeline import Run, _documents, _quotes
 
@@ -177,10 +187,14 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
                           timeout=config.cluster.connect_seconds)
     timings: dict[str, float] = {}
     started = time.perf_counter()
-    loaded = _documents(documents)
-    quote_list, warnings, quotes_sha256 = _quotes(quotes)
+    limits = ArchiveLimits.of(config)
+    loaded = _documents(documents, limits)
+    quote_list, warnings, quotes_sha256 = _quotes(quotes, vars(config.columns), limits)
     warnings = list(loaded.warnings) + warnings
     quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
+    documents_with_languages, quote_list, own_languages = with_languages(loaded.documents, quote_list,
+                                                                          config.language)
+    loaded = replace(loaded, documents=documents_with_languages)
     timings["load"] = time.perf_counter() - started
     # The cluster is the parallelism: a worker process does not fork workers of its own.
     settings = config.as_dict()
@@ -190,7 +204,7 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
 
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         size = max(config.cluster.min_chunk, -(-len(quote_list) // (workers * config.cluster.chunks_per_worker)))
-        chunks = [quote_list[i:i + size] for i in range(0, len(quote_list), size)]
+        chunks = [(quote_list[i:i + size], own_languages[i:i + size]) for i in range(0, len(quote_list), size)]
         clock = time.perf_counter()
         docs = client.scatter(loaded.documents, broadcast=True) if chunks else None
         cache = str(cache_dir) if cache_dir is not None else None

@@ -33,6 +33,13 @@ _RANGES: dict[str, tuple[float, float]] = {
     "verdict.paraphrase_cosine": (-1.0, 1.0),
     "verdict.paraphrase_min_coverage": (0.0, 1.0),
     "verdict.max_elided_words": (0, 1_000_000),
+    "verdict.word_min_zipf": (0.0, 8.0),
+    "verdict.bracket_context_words": (0, 1_000_000),
+    "verdict.function_word_zipf": (0.0, 8.0),
+    **{f"confidence.{k}": (0.0, 1.0) for k in (
+        "exact", "normalized", "elided", "misattributed", "altered", "spliced", "reordered", "elided_review",
+        "edited_review", "edited_base", "edited_span", "paraphrase_base", "paraphrase_span", "reworded_base",
+        "reworded_span", "unlocated_max", "review_max", "band_high", "band_medium")},
     "embed.batch_size": (1, 4096),
     "embed.threads": (1, 256),
     "output.context_chars": (0, 100_000),
@@ -40,8 +47,19 @@ _RANGES: dict[str, tuple[float, float]] = {
     "cluster.chunks_per_worker": (1, 1000),
     "cluster.min_chunk": (1, 1_000_000),
     "extract.min_words": (1, 1000),  # quoteverify extract: shortest untagged quoted phrase kept
+    "language.min_quote_words": (1, 100_000),
+    "language.min_confidence": (0.0, 1.0),
+    "language.sample_chars": (100, 100_000_000),
+    "limits.max_unzipped_bytes": (1, 1 << 40),
+    "limits.max_ratio": (1.0, 1e9),
+    "limits.max_members": (1, 10_000_000),
+    "limits.max_columns": (1, 16_384),
+    "limits.max_shared_strings_bytes": (1, 1 << 40),
+    "store.busy_seconds": (0.0, 86_400.0),
 }
 _CHOICES: dict[str, tuple[str, ...]] = {"index.backend": ("bm25s", "rank-bm25")}
+# Values (or list items) that must be language codes; "auto" only where detection is an option.
+_LANGUAGE_CODES = {"language.code": True, "embed.languages": False}
 # What a value of each default's type is called in an error message.
 _KINDS = {"bool": "true or false", "int": "a whole number", "float": "a number", "str": "a string"}
 
@@ -103,7 +121,18 @@ def _check(name: str, default: Any, value: Any, source: str) -> Any:
             raise ConfigError(f"{source}: '{name}' is {value!r}; it must be between {lo} and {hi}")
     if name in _CHOICES and value not in _CHOICES[name]:
         raise ConfigError(f"{source}: '{name}' is {value!r}; choose one of {', '.join(_CHOICES[name])}")
+    if name in _LANGUAGE_CODES:
+        _check_languages(name, value, source, auto=_LANGUAGE_CODES[name])
     return value
+
+
+def _check_languages(name: str, value: Any, source: str, *, auto: bool) -> None:
+    from .language import AUTO, known_codes
+
+    for code in value if isinstance(value, list) else [value]:
+        if not (isinstance(code, str) and (code in known_codes() or (auto and code == AUTO))):
+            kind = "auto or an ISO 639-1 code" if auto else "ISO 639-1 codes"
+            raise ConfigError(f"{source}: '{name}' has {code!r}; use {kind} such as de, fr, en (lower case)")
 
 
 class Config(SimpleNamespace):

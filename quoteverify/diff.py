@@ -8,8 +8,11 @@ punctuation) with its source span; every difference gets a kind:
 - ``editorial``: a bracketed insertion or ``[sic]``
 - ``elision``: what an ellipsis stands for
 - ``disfluency``: fillers, stage directions, repeats or ``--`` left out
-- ``typo``: one word misspelt
+- ``typo``: one word misspelt into no word of the language
 - ``contraction``: a contraction spelt out or made ("isn't" for "is not")
+- ``spelling``: one word in another spelling of the language (colour/color)
+- ``markup``: a timecode, or the same speaker's label again, between quoted words
+- ``number_format``: the same number in another form ("8 million" for "eight million")
 - ``number``, ``negation``, ``name``: load-bearing changes
 - ``word``: any other word added, dropped or changed
 - ``splice``, ``order``: pieces joined from distant places, or out of order
@@ -25,10 +28,14 @@ from rapidfuzz import fuzz
 from rapidfuzz.distance import OSA
 
 from .corpus import Corpus, PreparedQuote, Source
+from .lexicon import lexicon_for, straight
+from .numbers import phrases as number_phrases, words_for
+from .rules import Contract, benign_join, bracket, contraction_readings, slip, spelling_variant
 from .tokenize import FILLERS, TOKEN, WORD
-from .types import Alignment, Comparison, Difference, Segment
+from .turns import speaker_key
+from .types import Alignment, Comparison, Difference, Elision, Segment
 
-BENIGN = frozenset({"normalization", "punctuation", "editorial"})
+BENIGN = frozenset({"normalization", "punctuation", "editorial", "number_format", "spelling", "markup"})
 EDITS = frozenset({"disfluency", "typo", "contraction"})
 LOAD_BEARING = frozenset({"number", "negation", "name"})
 
@@ -41,18 +48,15 @@ QUANTITIES = CARDINALS | frozenset("""half quarter first second third fourth fif
 tenth once twice double triple percent""".split())
 # Signs that belong to a number: dropping or changing one changes the number.
 NUMBER_SIGNS = frozenset("-+%$€£¥°‰")
-NEGATIONS = frozenset("""not no never nothing nobody none nowhere neither nor cannot without""".split())
 _DIGIT = re.compile(r"\d")
 # What may stand before a sentence's first word: an end mark, an opening
 # bracket or quote, a dash, a stage direction like "(laughs)", or nothing.
 _SENTENCE_END = re.compile(r"(?:[.!?:;\"(\[\-]|\([^()]{0,30}\)|\[[^\[\]]{0,30}\])\s*$|^\s*$")
 # "Dr. Okafor": the point after a title ends no sentence.
 _TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|Rev|Sr|Jr|St|Gen|Col|Capt|Lt|Sgt|Hon)\.\s*$")
-# Contractions and what they stand for; 'd and 's stand for either of two words.
-_CONTRACTED = {"n't": (("not",),), "'m": (("am",),), "'re": (("are",),), "'ve": (("have",),),
-               "'ll": (("will",),), "'d": (("would",), ("had",)), "'s": (("is",), ("has",))}
-_IRREGULAR = {"can't": ("can", "not"), "cannot": ("can", "not"), "won't": ("will", "not"),
-              "shan't": ("shall", "not"), "let's": ("let", "us")}
+# A sentence ends at . ! or ? (and the quotes or brackets closing it) before a space or the end.
+_SENTENCE_STOP = re.compile(r"[.!?]+[\"')\]]*(?=\s|$)")
+_STOP_BEFORE = re.compile(r"[.!?]+[\"')\]]*$")
 
 
 class Tok(NamedTuple):
@@ -68,49 +72,10 @@ def is_number(word: str, *, strict: bool = False) -> bool:
     return bool(_DIGIT.search(word)) or word in (CARDINALS if strict else QUANTITIES)
 
 
-def is_negation(word: str) -> bool:
-    return word in NEGATIONS or word.endswith("n't")
-
-
-def _misspelt(qw: list[str], sw: list[str], *, name: bool) -> bool:
-    """One or two words against one or two, the same but for a slip of the keyboard.
-
-    A slip keeps the first letter and is one edit away (two in a long word), so
-    'happy'/'unhappy', 'increased'/'decreased', 'he'/'she' and 'would'/'could' are
-    other words. A name must be long and one edit away: 'Governmennt' is a typo,
-    'Jon' for 'Jan' is another person.
-    """
-    if not qw or not sw or len(qw) > 2 or len(sw) > 2:
-        return False
-    q, s = " ".join(qw), " ".join(sw)
-    shortest = min(len(q), len(s))
-    if q[0] != s[0] or shortest < 4:
-        return False
-    edits = OSA.distance(q, s)  # a swap of two neighbours ("aimde") is one slip
-    if name:
-        return shortest >= 5 and edits <= 1
-    return edits <= (1 if shortest < 7 else 2)
-
-
-def _expanded(words: list[str], limit: int = 6) -> set[tuple[str, ...]]:
-    """Every reading of some words with their contractions spelt out ("isn't" -> "is not")."""
-    if len(words) > limit:
-        return set()
-    readings: list[tuple[str, ...]] = [()]
-    for word in words:
-        options: list[tuple[str, ...]] = [(word,)]
-        if word in _IRREGULAR:
-            options = [_IRREGULAR[word]]
-        else:
-            for ending, meanings in _CONTRACTED.items():
-                if word.endswith(ending) and len(word) > len(ending):
-                    stem = word[: -len(ending)]
-                    options = [(stem, *meaning) for meaning in meanings]
-                    if ending == "'s":
-                        options.append((word,))  # or a possessive
-                    break
-        readings = [r + o for r in readings for o in options]
-    return set(readings)
+def is_negation(word: str, language: str = "en") -> bool:
+    """A negating word of the language (its lexicon's negations)."""
+    lexicon = lexicon_for(language)
+    return lexicon is not None and lexicon.is_negation(word)
 
 
 def _originals(toks: list[Tok], norm, original: str):
@@ -132,6 +97,12 @@ def _signs_a_number(toks: list[Tok], text: str) -> bool:
     return False
 
 
+def _line_end_after(text: str, at: int) -> bool:
+    """Whether only spaces stand between ``at`` and a line break (the normalized text keeps "\n")."""
+    rest = text[at:at + 3]
+    return "\n" in rest and not rest.split("\n")[0].strip()
+
+
 def _neighbours(tokens: list[Tok], j1: int, j2: int) -> tuple[str, ...]:
     """The source words just before and just after tokens [j1, j2)."""
     before = next((t.text for t in reversed(tokens[:j1]) if t.kind == "word"), "")
@@ -139,12 +110,14 @@ def _neighbours(tokens: list[Tok], j1: int, j2: int) -> tuple[str, ...]:
     return before, after
 
 
-def _repeated(word: str, run: list[str], around: tuple[str, ...]) -> bool:
-    """A word said twice, or a false start of the next word ('it' before "it's")."""
+def _repeated(word: str, run: list[str], around: tuple[str, ...], contract: Contract) -> bool:
+    """A word said twice, or a false start of the next word ('it' before "it's"); a word that carries
+    meaning is no false start ("can" before "cancel")."""
     if run.count(word) > 1 or word in around:
         return True
     after = around[-1] if around else ""
-    return bool(after) and after.startswith(word) and len(word) < len(after)
+    return (bool(after) and after.startswith(word) and len(word) < len(after)
+            and not contract.meaning_words([word]) and not contract.is_negation(word))
 
 
 def _quote_tokens(pq: PreparedQuote, lo: int, hi: int) -> list[Tok]:
@@ -199,10 +172,12 @@ def _glued(ch: str) -> bool:
 class _Differ:
     """Builds the differences of one quote; one instance per quote."""
 
-    def __init__(self, pq: PreparedQuote, corpus: Corpus):
+    def __init__(self, pq: PreparedQuote, corpus: Corpus, contract: Contract):
         self.pq = pq
         self.corpus = corpus
+        self.contract = contract
         self.differences: list[Difference] = []
+        self.bracket_reasons: list[str] = []
         self.spacing = False
 
     def q_orig(self, lo: int, hi: int) -> str:
@@ -237,16 +212,96 @@ class _Differ:
         (q_lo, q_hi), (s_lo, s_hi) = self.spans(seg)
         if not self.pq.parts_within(q_lo, q_hi) and self.q_orig(q_lo, q_hi) == self.s_orig(src, s_lo, s_hi):
             return s_lo, s_hi  # character for character: nothing to name
-        q = _quote_tokens(self.pq, q_lo, q_hi)
-        s = _source_tokens(src, s_lo, s_hi)
+        q = self._numbers(_quote_tokens(self.pq, q_lo, q_hi))
+        s_lo, s_hi = self._refit(q, src, s_lo, s_hi)
+        s = self._numbers(_source_tokens(src, s_lo, s_hi))
+        first_word = int(np.searchsorted(src.tokens.starts, s_lo))
         matcher = SequenceMatcher(None, [t.text for t in q], [t.text for t in s], autojunk=False)
         for op, i1, i2, j1, j2 in matcher.get_opcodes():
             if op == "equal":
                 self._equal_run(src, q[i1:i2], s[j1:j2])
             else:
-                kind = self.label(q[i1:i2], s[j1:j2], src, _neighbours(s, j1, j2))
+                before = first_word + sum(1 for t in s[:j1] if t.kind == "word")
+                kind = self.label(q[i1:i2], s[j1:j2], src, _neighbours(s, j1, j2), before)
                 self.add(kind, self._q_text(q[i1:i2]), self._s_text(src, s[j1:j2]))
         return s_lo, s_hi
+
+    def _number_keys(self, text: str) -> list[str]:
+        tokens = [m.group() for m in TOKEN.finditer(straight(text))]
+        return sorted(p.key for p in number_phrases(tokens, self.contract.language))
+
+    def _refit(self, q: list[Tok], src: Source, s_lo: int, s_hi: int) -> tuple[int, int]:
+        """Move an end of the source span by a word or two where that makes the difference at the quote's
+        edge benign: words align one for one, so "I'll be" first finds "will be" of "I will be", and a
+        ragged end may take in the end of the sentence before ("it. I'm" for "I am")."""
+        for at_start in (True, False):
+            kind = self._edge_kind(q, src, s_lo, s_hi, at_start)
+            if kind is None or kind in BENIGN | EDITS:
+                continue
+            for lo, hi in self._alternatives(src, s_lo, s_hi, at_start):
+                kind = self._edge_kind(q, src, lo, hi, at_start)
+                if kind is None or kind in BENIGN | EDITS:
+                    s_lo, s_hi = lo, hi
+                    break
+        return s_lo, s_hi
+
+    def _edge_kind(self, q: list[Tok], src: Source, s_lo: int, s_hi: int, at_start: bool) -> str | None:
+        """The kind of the difference at the start (or end) of a piece; None when the edge matches."""
+        s = self._numbers(_source_tokens(src, s_lo, s_hi))
+        ops = SequenceMatcher(None, [t.text for t in q], [t.text for t in s], autojunk=False).get_opcodes()
+        if not ops:
+            return None
+        op, i1, i2, j1, j2 = ops[0] if at_start else ops[-1]
+        if op == "equal":
+            return None
+        if any(t.kind == "editorial" for t in q[i1:i2]):
+            return "editorial"  # a bracket is judged once, where it stands
+        return self.label(q[i1:i2], s[j1:j2], src, _neighbours(s, j1, j2))
+
+    @staticmethod
+    def _alternatives(src: Source, s_lo: int, s_hi: int, at_start: bool):
+        """Source spans one or two words wider within the sentence, or cut after (before) a sentence stop."""
+        starts, ends = src.tokens.starts, src.tokens.ends
+        first = int(np.searchsorted(starts, s_lo))
+        last = int(np.searchsorted(ends, s_hi, side="right"))  # one past the span's last word
+        if at_start:
+            for n in range(1, src.reach(first, 2, back=True) + 1):
+                yield int(starts[first - n]), s_hi
+            stop = _SENTENCE_STOP.search(src.norm.text, s_lo, int(ends[min(last, first + 3) - 1]))
+            if stop and (k := int(np.searchsorted(starts, stop.end()))) < last:
+                yield int(starts[k]), s_hi
+            for n in (1, 2):
+                if first + n < last:
+                    yield int(starts[first + n]), s_hi
+        else:
+            for n in range(1, src.reach(last, 2, back=False) + 1):
+                yield s_lo, int(ends[last + n - 1])
+            tail = int(starts[max(first, last - 3)])
+            stops = list(_SENTENCE_STOP.finditer(src.norm.text, tail, s_hi))
+            if stops and (k := int(np.searchsorted(ends, stops[-1].start(), side="right"))) > first:
+                yield s_lo, int(ends[k - 1])
+
+    @staticmethod
+    def _markup(s: list[Tok], src: Source) -> bool:
+        words = [t for t in s if t.kind == "word"]
+        if not words:
+            return False
+        a, b = src.norm.to_original(words[0].lo, words[-1].hi)
+        return src.turns.continued_label(src.document.text, a, b)
+
+    def _numbers(self, toks: list[Tok]) -> list[Tok]:
+        """Each number written in several tokens or in words made one token whose text is its value."""
+        found = number_phrases([t.text for t in toks], self.contract.language)
+        if not found:
+            return toks
+        out: list[Tok] = []
+        k = 0
+        for phrase in found:
+            out += toks[k:phrase.start]
+            first, last = toks[phrase.start], toks[phrase.end - 1]
+            out.append(Tok(phrase.key, first.lo, last.hi, "word", False))
+            k = phrase.end
+        return out + toks[k:]
 
     def _q_text(self, toks: list[Tok]) -> str:
         return self.q_orig(toks[0].lo, toks[-1].hi) if toks else ""
@@ -278,36 +333,51 @@ class _Differ:
 
     def _flush(self, src: Source, q: list[Tok], s: list[Tok]) -> None:
         if q:
-            self.add("normalization", self._q_text(q), self._s_text(src, s))
+            quote_text, source_text = self._q_text(q), self._s_text(src, s)
+            spelt = any(is_number(t.text) for t in q) and quote_text.casefold() != source_text.casefold()
+            self.add("number_format" if spelt else "normalization", quote_text, source_text)
 
-    def label(self, q: list[Tok], s: list[Tok], src: Source, around: tuple[str, ...] = ()) -> str:
-        """The kind of one difference; ``around`` holds the source words either side of it."""
+    def label(self, q: list[Tok], s: list[Tok], src: Source, around: tuple[str, ...] = (), at: int = 0) -> str:
+        """The kind of one difference; ``around`` holds the source words either side of it, ``at`` the
+        index of its first source word. Benign only by a positive test of the verdict contract (rules)."""
         qw = [t.text for t in q if t.kind == "word"]
         sw = [t.text for t in s if t.kind == "word"]
+        contract = self.contract
         if any(t.kind == "editorial" for t in q):
-            return self._editorial(q, qw, sw)
+            return self._editorial(q, qw, sw, src, at, s)
         if not qw and not sw:
             if _signs_a_number(q, self.pq.norm.text) or _signs_a_number(s, src.norm.text):
                 return "number"  # "-5" for "5", "€5" for "$5", "5%" for "5"
             dash_dropped = any(t.text == "-" for t in s) and not q
             return "disfluency" if dash_dropped else "punctuation"
-        if "".join(qw) == "".join(sw):
-            return "normalization"
+        if not qw and self._markup(s, src):
+            return "markup"  # a timecode or the same speaker's label again, inside the quoted words
         if sorted(w for w in qw if is_number(w)) != sorted(w for w in sw if is_number(w)):
             return "number"
-        if sum(map(is_negation, qw)) != sum(map(is_negation, sw)):
+        if sum(map(contract.is_negation, qw)) != sum(map(contract.is_negation, sw)):
             return "negation"
+        if "".join(qw) == "".join(sw):
+            if contract.lexicon is not None and contract.lexicon.same_spelling(" ".join(qw), " ".join(sw)):
+                return "spelling"  # "all right" for "alright"
+            # An apostrophe between the pieces ("it [sic]'s"), or a hyphen at a line end ("equi-/pment").
+            split, text = (q, self.pq.norm.text) if len(qw) > len(sw) else (s, src.norm.text)
+            marked = any(t.text == "'" or (t.text == "-" and _line_end_after(text, t.hi))
+                         for t in split if t.kind == "punct")
+            return "normalization" if benign_join(contract, qw, sw, hyphenated=marked) else "word"
         if self._names(q, self.pq.norm, self.pq.text) ^ self._names(s, src.norm, src.document.text):
-            return "typo" if _misspelt(qw, sw, name=True) else "name"
-        if _expanded(qw) & _expanded(sw):
+            return "name"  # any change to a name is another person or place, one letter or more
+        readings = contraction_readings(contract.lexicon, qw) & contraction_readings(contract.lexicon, sw)
+        if readings:
             return "contraction"
-        if not qw and all(t.weak or _repeated(t.text, sw, around) for t in s if t.kind == "word"):
+        if not qw and all(t.weak or _repeated(t.text, sw, around, contract) for t in s if t.kind == "word"):
             return "disfluency"
         if not sw and all(t.weak for t in q if t.kind == "word"):
             return "disfluency"
+        if spelling_variant(contract, qw, sw):
+            return "spelling"
         capitalised = self._capitalised(q, self.pq.norm, self.pq.text) or self._capitalised(
             s, src.norm, src.document.text)
-        if _misspelt(qw, sw, name=capitalised):  # "Mark" for "Mary" is another person, even first in a sentence
+        if len(qw) == 1 and len(sw) == 1 and not capitalised and slip(contract, qw[0], sw[0]):
             return "typo"
         return "word"
 
@@ -316,26 +386,44 @@ class _Differ:
         """Whether a word is written with a capital (not 'I', not shouting)."""
         return any(word[:1].isupper() and not word.isupper() for _, word, _ in _originals(toks, norm, original))
 
-    @staticmethod
-    def _editorial(q: list[Tok], qw: list[str], sw: list[str]) -> str:
-        """A bracket stands for source words, but may not hide a number or a negation,
-        and the quote's own words beside it must be the source's."""
-        inserted = [w for t in q if t.kind == "editorial" for w in WORD.findall(t.text)]
+    def _editorial(self, q: list[Tok], qw: list[str], sw: list[str], src: Source, at: int, s: list[Tok]) -> str:
+        """A bracket against the source words it stands for (rules.bracket); the quote's own words
+        beside it must be the source's."""
+        inside = " ".join(t.text[1:].replace("[", " ").replace("]", " ") for t in q if t.kind == "editorial")
+        inserted = WORD.findall(inside)
         said = inserted + qw
         if sorted(w for w in said if is_number(w)) != sorted(w for w in sw if is_number(w)):
             return "number"
-        if sum(map(is_negation, said)) != sum(map(is_negation, sw)):
+        if self._number_keys(inside + " " + " ".join(qw)) != self._number_keys(self._s_text(src, s).casefold()):
+            return "number"  # "[15%]" for "fifteen": the value with its unit
+        if sum(map(self.contract.is_negation, said)) != sum(map(self.contract.is_negation, sw)):
             return "negation"
         if any(w not in sw for w in qw):
             return "word"
-        return "editorial"
+        replaced = list(sw)
+        for w in qw:  # the quote's own words beside the bracket are not replaced by it
+            replaced.remove(w)
+        reach = self.contract.bracket_context_words
+        # What the text before names, and who is speaking: "I [Maria Lopez]" names the turn's speaker.
+        context = set(src.tokens.words[max(0, at - reach):at])
+        if at < len(src.tokens):
+            turn = src.turn_at(src.span(at, at + 1)[0])
+            if turn is not None:
+                context.update(straight(w) for w in WORD.findall(turn.speaker.casefold()))
+        mark = next(t for t in q if t.kind == "editorial")
+        before = list(WORD.finditer(self.pq.norm.text, 0, mark.lo))
+        test = bracket(self.contract, inserted, replaced, frozenset(context),
+                       after=before[-1].group() if before else "")
+        if test.reason:
+            self.bracket_reasons.append(test.reason)
+        return test.kind
 
     @staticmethod
     def _names(toks: list[Tok], norm, original: str) -> frozenset[str]:
         """Words written with a capital that are not sentence-initial, shouting or 'I'."""
         names = set()
         for t, word, a in _originals(toks, norm, original):
-            if not word[:1].isupper() or word.isupper() or word.lower().startswith("i'") or word == "I":
+            if not word[:1].isupper() or word.isupper() or straight(word).startswith("i'") or word == "I":
                 continue
             before = original[max(0, a - 40):a]
             if _SENTENCE_END.search(before) and not _TITLE.search(before):
@@ -361,7 +449,74 @@ def _uncovered(pq: PreparedQuote, segments: list[Segment]) -> list[tuple[int, in
     return runs
 
 
-def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_gap_words: int) -> Comparison:
+def _elision(src: Source, contract: Contract, prev: Segment, seg: Segment, p_end: int, start: int) -> Elision:
+    """What one ellipsis stands for: the source between two pieces, its sentences, speakers and hidden words."""
+    text = src.document.text
+    gap = text[p_end:start]
+    words = src.tokens.words[prev.d_end:seg.d_start]
+    ends = list(_SENTENCE_STOP.finditer(gap))
+    lead = len(gap) - len(gap.lstrip())
+    opens_with_stop = bool(ends) and ends[0].start() == lead
+    after_stop = opens_with_stop or bool(_STOP_BEFORE.search(text[max(0, p_end - 4):p_end]))
+    whole = bool(ends) and after_stop and not gap[ends[-1].end():].strip()
+    sentences = len(ends) - opens_with_stop if whole else 0
+    crossed = src.turns.crossed(p_end, start) > 0
+    speakers: tuple[str, ...] = ()
+    if crossed:
+        # The turns the ellipsis runs over, one speaker once: any other speaker than the quoted one joins in.
+        between = src.turns.speakers([(max(0, p_end - 1), start)])
+        if len({speaker_key(x) for x in between}) > 1:
+            speakers = between
+    hidden: list[tuple[str, str]] = []
+    if not sentences or crossed:
+        # Only the sentences the kept words belong to can be qualified by what is left out of them;
+        # whole sentences in between say their own things.
+        hidden = _hidden(contract, [gap] if not ends or crossed else [gap[:ends[0].end()], gap[ends[-1].end():]])
+    return Elision(gap, len(words), sentences if not crossed else 0, speakers, tuple(hidden))
+
+
+def _hidden(contract: Contract, parts: list[str]) -> list[tuple[str, str]]:
+    """(class, words) of the words that carry meaning in some stretches of source text."""
+    numbers = words_for(contract.language) or words_for("en")
+    hidden: list[tuple[str, str]] = []
+    for part in parts:
+        said = [straight(w) for w in WORD.findall(part.casefold())]
+        hidden += contract.meaning_words(said)
+        tokens = [m.group() for m in TOKEN.finditer(straight(part.casefold()))]
+        hidden += [("number", " ".join(tokens[p.start:p.end])) for p in number_phrases(tokens, contract.language)]
+        hidden += [("number", w) for w in dict.fromkeys(said)
+                   if numbers is not None and (w in numbers.scales or w in numbers.ordinals)]
+    return list(dict.fromkeys(hidden))
+
+
+def _open_ends(pq: PreparedQuote) -> tuple[bool, bool]:
+    """Whether the quote opens and whether it closes with an ellipsis ("... and then we left ...")."""
+    marks = [p for p in pq.parts if p.kind != "text" or pq.norm.text[p.start:p.end].strip(" .,;:!?\"'")]
+    return (bool(marks) and marks[0].kind == "ellipsis", bool(marks) and marks[-1].kind == "ellipsis")
+
+
+def _rest_of_sentence(src: Source, contract: Contract, start: int, end: int, *, before: bool) -> Elision | None:
+    """What an ellipsis at the quote's start (``before``) or end leaves out of the sentence it cuts."""
+    text = src.document.text
+    turn = src.turn_at(start)
+    if before:
+        lo = max(turn.body if turn is not None and turn.body <= start else 0, start - 2000)
+        stops = [m for m in _SENTENCE_STOP.finditer(text, lo, start)
+                 if not _TITLE.search(text[max(0, m.end() - 8):m.end()])]
+        rest = text[stops[-1].end() if stops else lo:start]
+    else:
+        following = src.turns.next_start(end)
+        hi = min(len(text), end + 2000, following if following is not None else len(text))
+        stop = _SENTENCE_STOP.search(text, end, hi)
+        rest = text[end:stop.start() if stop else hi]
+    rest = rest.split("\n\n")[0 if not before else -1]
+    if not WORD.search(rest):
+        return None
+    return Elision(rest, len(WORD.findall(rest)), 0, (), tuple(_hidden(contract, [rest])))
+
+
+def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_gap_words: int,
+            contract: Contract) -> Comparison:
     """Name every difference between the quote and where it was found.
 
     Two pieces of one fragment (no ellipsis between them) with at most
@@ -370,7 +525,7 @@ def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_g
     """
     if not alignment.segments:
         return Comparison((), None, "")
-    differ = _Differ(pq, corpus)
+    differ = _Differ(pq, corpus, contract)
     for completion in pq.completions:
         differ.add("editorial", completion, "")
     for part in pq.parts:
@@ -378,7 +533,7 @@ def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_g
             differ.add("editorial", differ.q_orig(part.start, part.end), "")
     segments = sorted(alignment.segments, key=lambda s: s.q_start)
     spans: list[tuple[int, int, int]] = []   # (doc, original start, original end)
-    elided: list[str] = []
+    elided: list[Elision] = []
     for k, seg in enumerate(segments):
         s_lo, s_hi = differ.compare_piece(seg)
         src = corpus.sources[seg.doc]
@@ -388,26 +543,37 @@ def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_g
             continue
         prev = segments[k - 1]
         _, p_start, p_end = spans[k - 1]
-        here = f"{src.document.doc_id} at {start}"
+        # Lines, not character offsets: what a reader can find in the transcript.
+        prev_src = corpus.sources[prev.doc]
+        here = f"{src.document.doc_id} line {src.line_of(start)}"
         if seg.doc != prev.doc:
             differ.add("splice", differ.q_orig(int(pq.starts[seg.q_start]), int(pq.ends[seg.q_end - 1])),
-                       f"{src.document.doc_id} at {start}, while the piece before is in "
-                       f"{corpus.sources[prev.doc].document.doc_id} at {p_start}")
+                       f"{here}, while the piece before is in "
+                       f"{prev_src.document.doc_id} line {prev_src.line_of(p_start)}")
         elif seg.d_start < prev.d_end:
             differ.add("order", differ.q_orig(int(pq.starts[seg.q_start]), int(pq.ends[seg.q_end - 1])),
-                       f"{here}, before the piece quoted ahead of it (at {p_start})")
+                       f"{here}, before the piece quoted ahead of it (line {prev_src.line_of(p_start)})")
         else:
             gap = src.document.text[p_end:start]
             if seg.fragment != prev.fragment:
-                elided.append(gap)
+                elided.append(_elision(src, contract, prev, seg, p_end, start))
                 differ.add("elision", "...", gap)
             elif 0 < seg.d_start - prev.d_end <= splice_gap_words:
                 left_out = src.tokens.weak[prev.d_end:seg.d_start].all()
-                differ.add("disfluency" if left_out else "word", "", gap.strip())
+                first, last = src.span(prev.d_end, seg.d_start)
+                markup = src.turns.continued_label(src.document.text, first, last)
+                differ.add("markup" if markup else "disfluency" if left_out else "word", "", gap.strip())
             elif seg.d_start - prev.d_end > 0:
                 differ.add("splice", differ.q_orig(int(pq.starts[seg.q_start]), int(pq.ends[seg.q_end - 1])),
                            f"{here}; {seg.d_start - prev.d_end} source words after the piece before, "
                            "joined without an ellipsis")
+    opens, closes = _open_ends(pq)
+    ends = ([(spans[0], True)] if opens else []) + ([(spans[-1], False)] if closes else [])
+    for (doc, a, b), before in ends:
+        rest = _rest_of_sentence(corpus.sources[doc], contract, a, b, before=before)
+        if rest is not None:
+            elided.append(rest)
+            differ.add("elision", "...", rest.text)
     for a, b in _uncovered(pq, segments):
         differ.add("word", differ.q_orig(int(pq.starts[a]), int(pq.ends[b - 1])), "")
     docs = {doc for doc, _, _ in spans}
@@ -424,4 +590,5 @@ def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_g
     pieces = tuple((corpus.sources[d].document.doc_id, s, e) for d, s, e in spans)
     pieces_text = " ... ".join(corpus.sources[d].document.text[a:b] for d, a, b in spans)
     return Comparison(tuple(differ.differences), round(ratio, 4), src.document.text[start:end],
-                      src.document.doc_id, start, end, pieces, tuple(elided), pieces_text)
+                      src.document.doc_id, start, end, pieces, tuple(elided), pieces_text,
+                      tuple(differ.bracket_reasons))

@@ -9,12 +9,14 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from pathlib import Path
 from typing import Protocol, Sequence
 
 import numpy as np
 
 from .cache import Cache
+from .display import displayable
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
@@ -56,14 +58,19 @@ class SentenceTransformerEmbedder:
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
             import torch
             from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as transformers_logging
 
             torch.set_num_threads(self.threads)
+            if not sys.stderr.isatty():
+                # transformers draws a "Loading weights" bar with every load: noise in a log file or a pipe.
+                transformers_logging.disable_progress_bar()
             self._model = SentenceTransformer(str(model_path(self.name)), device="cpu")
         return self._model
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         model = self._load()
-        vectors = model.encode(list(texts), batch_size=self.batch_size, normalize_embeddings=True,
+        # The tokenizer takes UTF-8 only: a lone surrogate (bytes that were not UTF-8) is encoded as U+FFFD.
+        vectors = model.encode([displayable(t) for t in texts], batch_size=self.batch_size, normalize_embeddings=True,
                                convert_to_numpy=True, show_progress_bar=False)
         return np.asarray(vectors, dtype=np.float32)
 

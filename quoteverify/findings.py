@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from .export.tables import check_output_path, spreadsheet_safe, write_atomic
 from .types import QuoteResult
+from .display import utf8
 
 if TYPE_CHECKING:
     from .export.appendix import _Style
@@ -146,12 +147,12 @@ def findings_bytes(findings: Sequence[Finding], *, suffix: str) -> bytes:
     """The findings as CSV (``.csv``) or JSONL (``.jsonl``), columns FINDING_COLUMNS in that order."""
     rows = [f.to_dict() for f in findings]
     if suffix == ".jsonl":
-        return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows).encode("utf-8")
+        return utf8("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")  # as the results CSV
     writer.writerow(FINDING_COLUMNS)
     writer.writerows([spreadsheet_safe(row[c]) for c in FINDING_COLUMNS] for row in rows)
-    return buffer.getvalue().encode("utf-8")
+    return utf8(buffer.getvalue())
 
 
 def _write(path: str | Path, suffixes: Sequence[str], render: Callable[[str], bytes]) -> None:
@@ -261,7 +262,7 @@ def claim_cards(results: Sequence[QuoteResult], *, checked_at: datetime | None =
 def cards_bytes(results: Sequence[QuoteResult], *, checked_at: datetime | None = None) -> bytes:
     """The claim cards as JSONL, one card per line."""
     cards = claim_cards(results, checked_at=checked_at)
-    return "".join(json.dumps(card.to_dict(), ensure_ascii=False) + "\n" for card in cards).encode("utf-8")
+    return utf8("".join(json.dumps(card.to_dict(), ensure_ascii=False) + "\n" for card in cards))
 
 
 def write_cards(path: str | Path, results: Sequence[QuoteResult], *, checked_at: datetime | None = None) -> None:
@@ -325,7 +326,7 @@ def render_report(results: Sequence[QuoteResult]) -> str:
 
 def write_report(path: str | Path, results: Sequence[QuoteResult]) -> None:
     """Write the Markdown report (``.md``)."""
-    _write(path, REPORT_FORMATS, lambda _: render_report(results).encode("utf-8"))
+    _write(path, REPORT_FORMATS, lambda _: utf8(render_report(results)))
 
 
 # --- the workbook sheet and the appendix section --------------------------------------------------

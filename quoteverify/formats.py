@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import html
 import io
+import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from .archive import ArchiveLimits, check_archive
 from .errors import InputError
 from .turns import label_of
 from .types import Turn
@@ -45,16 +47,17 @@ class Extracted:
     warnings: tuple[str, ...] = ()
 
 
-def extract(path: Path, content: str | bytes) -> Extracted:
+def extract(path: Path, content: str | bytes, *, limits: ArchiveLimits | None = None) -> Extracted:
     """The text (and cues) of one document: ``content`` is the decoded text of a
-    text format, the bytes of a binary one (see TEXT_SUFFIXES, BINARY_SUFFIXES)."""
+    text format, the bytes of a binary one (see TEXT_SUFFIXES, BINARY_SUFFIXES).
+    ``limits``: what a .docx may cost to unzip (default: the config's)."""
     suffix = path.suffix.lower()
     if suffix in (".vtt", ".srt"):
         return _subtitles(path, content)
     if suffix == ".docx":
-        return _docx(path, content)
+        return _docx(path, content, limits)
     if suffix == ".pdf":
-        return Extracted(_pdf(path, content))
+        return _pdf(path, content)
     return Extracted(content)
 
 
@@ -99,10 +102,11 @@ def _subtitles(path: Path, text: str) -> Extracted:
 
 # ---------------------------------------------------------------------- .docx
 
-def open_docx(path: Path, data: bytes):
-    """The python-docx Document of a .docx file's bytes."""
+def open_docx(path: Path, data: bytes, limits: ArchiveLimits | None = None):
+    """The python-docx Document of a .docx file's bytes, once its size unzipped is within ``limits``."""
     import docx
 
+    check_archive(path, data, limits or ArchiveLimits.of())
     try:
         return docx.Document(io.BytesIO(data))
     except Exception as exc:  # python-docx raises many types for damaged files
@@ -110,10 +114,10 @@ def open_docx(path: Path, data: bytes):
                          "re-save it from Word as .docx") from None
 
 
-def _docx(path: Path, data: bytes) -> Extracted:
+def _docx(path: Path, data: bytes, limits: ArchiveLimits | None) -> Extracted:
     from docx.table import Table
 
-    document = open_docx(path, data)
+    document = open_docx(path, data, limits)
     lines = []
     for block in document.iter_inner_content():
         if isinstance(block, Table):
@@ -152,22 +156,51 @@ _COMPOUND = re.compile(r"\b[^\W\d_]+(?:-[^\W\d_]+)+")
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
-def _pdf(path: Path, data: bytes) -> str:
+class _Collected(logging.Handler):
+    """pypdf's complaints about a damaged file, kept for one warning instead of printed raw."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(" ".join(record.getMessage().split()))
+
+
+def _pdf(path: Path, data: bytes) -> Extracted:
+    import warnings
+
     from pypdf import PdfReader
 
+    logger = logging.getLogger("pypdf")
+    collected = _Collected()
+    logger.addHandler(collected)
+    propagate, logger.propagate = logger.propagate, False
     try:
-        reader = PdfReader(io.BytesIO(data))
-        if reader.is_encrypted and not reader.decrypt(""):
-            raise InputError(f"{path}: the PDF is encrypted; save a copy without a password")
-        pages = [(page.extract_text() or "").rstrip() for page in reader.pages]
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            reader = PdfReader(io.BytesIO(data))
+            if reader.is_encrypted and not reader.decrypt(""):
+                raise InputError(f"{path}: the PDF is encrypted; save a copy without a password")
+            pages = [(page.extract_text() or "").rstrip() for page in reader.pages]
+        collected.messages += [" ".join(str(w.message).split()) for w in caught]
     except InputError:
         raise
     except Exception as exc:  # pypdf raises many types for damaged files
         raise InputError(f"{path}: not a readable PDF ({type(exc).__name__}: {exc})") from None
+    finally:
+        logger.removeHandler(collected)
+        logger.propagate = propagate
     if not any(pages):
         raise InputError(f"{path}: no text in this PDF (a scan?); run OCR on it, or give the transcript "
                          "as .txt or .docx")
-    return dehyphenate("\n".join(pages))
+    notes = list(dict.fromkeys(m for m in collected.messages if m))
+    found = ()
+    if notes:
+        more = f" and {len(notes) - 1} more" if len(notes) > 1 else ""
+        found = (f"{path}: the PDF is damaged in places (pypdf: {notes[0]}{more}); its text was read, but check "
+                 "the results against the document",)
+    return Extracted(dehyphenate("\n".join(pages)), warnings=found)
 
 
 def dehyphenate(text: str) -> str:

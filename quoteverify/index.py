@@ -53,10 +53,11 @@ class Bm25Index:
             import bm25s
 
             stored = self.cache.index_dir(self.key)
-            if stored is not None and (stored / "params.index.json").is_file():
+            if stored is not None:
                 try:
                     self._model = bm25s.BM25.load(stored, load_corpus=False, show_progress=False)
-                except (OSError, ValueError, KeyError):
+                except Exception as exc:  # whatever the library raises for a file it cannot read
+                    self.cache.index_damaged(self.key, exc)
                     self._model = None
             if self._model is None:
                 self._model = bm25s.BM25(k1=k1, b=b)

@@ -13,29 +13,38 @@ line). Every row is kept, with its row number as a spreadsheet shows it.
 from __future__ import annotations
 
 import csv
+import errno
 import hashlib
 import io
 import json
 import math
+import os
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Iterator, Mapping
 
+from .archive import ArchiveLimits, check_archive, check_columns
 from .errors import InputError
 from .formats import BINARY_SUFFIXES, LINE_BREAK, extract
 from .formats import SUFFIXES as DOCUMENT_SUFFIXES
+from .turns import label_of
 from .types import Document, Quote
 
-QUOTE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".jsonl", ".txt")
+QUOTE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".jsonl", ".txt", ".qdpx")
+PROJECT_SUFFIX = ".qdpx"  # a REFI-QDA project: documents and quotes both (see quoteverify.qdpx)
 COLUMNS = {
-    "quote": ("quote", "text", "quotation"),
+    "quote": ("quote", "text", "quotation", "quote_text", "content"),
     "quote_id": ("quote_id", "id", "qid"),
-    "document": ("document", "source", "doc", "doc_id", "claimed_document"),
-    "speaker": ("speaker",),
-    "finding": ("finding", "theme", "claim"),
+    "document": ("document", "source", "doc", "doc_id", "claimed_document", "source_document", "transcript"),
+    "speaker": ("speaker", "participant", "claimed_speaker"),
+    "finding": ("finding", "theme", "claim", "tag", "code"),
     "finding_confidence": ("finding_confidence",),
+    "language": ("language", "lang"),
 }
+# The option naming each column that can be named (the config's ``columns:`` block has the same keys).
+COLUMN_OPTIONS = {"quote": "--quote-col", "quote_id": "--id-col", "document": "--doc-col",
+                  "speaker": "--speaker-col", "finding": "--finding-col"}
 
 
 @dataclass(frozen=True)
@@ -50,6 +59,22 @@ class LoadedQuotes:
     columns: tuple[str, ...]
     sha256: str
     warnings: tuple[str, ...] = ()
+    used: tuple[tuple[str, str | None], ...] = ()  # (field, the table's column read for it, or None)
+    info: str = ""  # how the table was read, for the user (a QDA project's position convention)
+
+    @property
+    def unread_columns(self) -> tuple[str, ...]:
+        """Columns of the table read as no field: they go to the outputs as they are."""
+        named = {column for _, column in self.used if column is not None}
+        return tuple(c for c in self.columns if c not in named)
+
+    def describe_columns(self) -> str:
+        """One line saying which of the table's columns were read as what, for the user to check."""
+        parts = [f"{name} = {column!r}" if column else f"{name} = (none)" for name, column in self.used
+                 if column or name in COLUMN_OPTIONS]
+        others = self.unread_columns
+        return ("Columns: " + ", ".join(parts)
+                + (f"; kept as they are: {', '.join(map(repr, others))}" if others else ""))
 
 
 def sha256_bytes(data: bytes) -> str:
@@ -103,38 +128,85 @@ def _decode(path: Path, data: bytes, warnings: list[str]) -> tuple[str, str]:
     return text, "cp1252"
 
 
-def _document_files(paths: Iterable[str | Path]) -> list[Path]:
+# Files in a documents folder that are not read and not worth a warning: quote tables kept beside the
+# transcripts, and projects.
+_QUIET_SUFFIXES = QUOTE_SUFFIXES + (".json", ".yaml", ".yml", ".qdpx")
+SKIPPED_SHOWN = 10
+
+
+def _document_files(paths: Iterable[str | Path], warnings: list[str] | None = None) -> list[Path]:
     files: list[Path] = []
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
             # "~$name.docx" is the lock file Word keeps beside a document it has open; hidden files and
             # folders (".git", macOS's "._name.txt" resource forks) are no one's documents either.
-            found = sorted(p for p in path.rglob("*") if p.is_file() and p.suffix.lower() in DOCUMENT_SUFFIXES
-                           and not p.name.startswith("~$")
-                           and not any(part.startswith(".") for part in p.relative_to(path).parts))
+            candidates = sorted(p for p in path.rglob("*") if p.is_file() and not p.name.startswith("~$")
+                                and not any(part.startswith(".") for part in p.relative_to(path).parts))
+            found = [p for p in candidates if p.suffix.lower() in DOCUMENT_SUFFIXES]
+            # A transcript saved as .rtf or .odt would otherwise be missing from the search without a word.
+            # (A file without an extension, a README or LICENSE, is no one's transcript.)
+            skipped = [p.relative_to(path).as_posix() for p in candidates
+                       if p.suffix and p.suffix.lower() not in DOCUMENT_SUFFIXES + _QUIET_SUFFIXES]
+            if skipped and warnings is not None:
+                more = f" and {len(skipped) - SKIPPED_SHOWN} more" if len(skipped) > SKIPPED_SHOWN else ""
+                warnings.append(f"{path}: {len(skipped)} file(s) not read, as quoteverify reads only "
+                                f"{', '.join(DOCUMENT_SUFFIXES)}: {', '.join(skipped[:SKIPPED_SHOWN])}{more}; "
+                                "save them as .docx or .txt to check quotes against them")
             if not found:
                 raise InputError(f"{path}: no {'/'.join(DOCUMENT_SUFFIXES)} documents in this folder")
             files.extend(found)
         elif path.is_file():
-            if path.suffix.lower() not in DOCUMENT_SUFFIXES:
+            if path.suffix.lower() not in DOCUMENT_SUFFIXES + (PROJECT_SUFFIX,):
                 raise InputError(f"{path}: unsupported document type '{path.suffix}'; "
-                                 f"use {', '.join(DOCUMENT_SUFFIXES)}")
+                                 f"use {', '.join(DOCUMENT_SUFFIXES + (PROJECT_SUFFIX,))}")
             files.append(path)
         else:
-            raise InputError(f"{path}: no such file or folder")
+            raise InputError(_not_a_file(path, "a document file or a folder of them"))
     return files
 
 
-def load_documents(paths: Iterable[str | Path]) -> LoadedDocuments:
-    """Read documents from files and folders; ids are file stems and must be unique."""
+def _not_a_file(path: Path, wanted: str) -> str:
+    """Why ``path``, which is neither a regular file nor a folder, cannot be read."""
+    import stat
+
+    try:
+        mode = path.stat().st_mode
+    except OSError as exc:
+        if os.path.islink(path):
+            if exc.errno == errno.ELOOP:
+                return f"{path}: is a symbolic link that loops ({exc.strerror}); give {wanted}"
+            return f"{path}: is a symbolic link to {os.readlink(path)}, which does not exist; give {wanted}"
+        if exc.errno == errno.ENOENT:
+            return f"{path}: no such file or folder"
+        return f"{path}: cannot be read ({exc.strerror}); give {wanted}"
+    kind = ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else "not a regular file")
+    return f"{path}: is {kind}, not a file that can be read; give {wanted}"
+
+
+def load_documents(paths: Iterable[str | Path], *, limits: ArchiveLimits | None = None) -> LoadedDocuments:
+    """Read documents from files and folders; ids are file stems and must be unique. ``limits``: what
+    a .docx may cost to unzip (default: the config's)."""
     warnings: list[str] = []
     documents: list[Document] = []
     seen: dict[str, Path] = {}
-    files = _document_files(paths)
+    files = _document_files(paths, warnings)
     if not files:
         raise InputError(f"no documents given; give files or folders of {', '.join(DOCUMENT_SUFFIXES)} documents")
     for path in files:
+        if path.suffix.lower() == PROJECT_SUFFIX:
+            from .qdpx import read_qdpx
+
+            project = read_qdpx(path)
+            warnings.extend(project.warnings)
+            for document in project.documents:
+                if document.doc_id in seen:
+                    raise InputError(f"{path}: source '{document.doc_id}' has the id of {seen[document.doc_id]} "
+                                     "too; rename one of them")
+                seen[document.doc_id] = path
+                documents.append(document)
+            continue
         doc_id = path.stem
         if doc_id in seen:
             raise InputError(f"{path}: document id '{doc_id}' is also the id of {seen[doc_id]}; "
@@ -145,7 +217,7 @@ def load_documents(paths: Iterable[str | Path]) -> LoadedDocuments:
         except OSError as exc:
             raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
         if path.suffix.lower() in BINARY_SUFFIXES:
-            extracted, encoding = extract(path, data), path.suffix.lower().lstrip(".")
+            extracted, encoding = extract(path, data, limits=limits), path.suffix.lower().lstrip(".")
         else:
             text, encoding = _decode(path, data, warnings)
             extracted = extract(path, text)
@@ -161,12 +233,56 @@ def load_documents(paths: Iterable[str | Path]) -> LoadedDocuments:
     return LoadedDocuments(tuple(documents), tuple(warnings))
 
 
+def _key(name: Any) -> str:
+    """A column name as compared: "Quote Text", "quote-text" and "quote_text" are one name."""
+    return re.sub(r"[\s_-]+", "_", str(name).strip().lower())
+
+
 def _find_column(header: list[str], name: str) -> str | None:
-    lowered = {h.strip().lower(): h for h in header if h is not None}
+    lowered: dict[str, str] = {}
+    for h in header:
+        if h is not None:
+            lowered.setdefault(_key(h), h)
     for alias in COLUMNS[name]:
         if alias in lowered:
             return lowered[alias]
     return None
+
+
+def _named_column(header: list[str], given: str, name: str, source: str) -> str:
+    """The header's column the user named for ``name``: exactly, else ignoring case, spaces and underscores."""
+    if given in header:
+        return given
+    matches = [h for h in header if h is not None and _key(h) == _key(given)]
+    if len(matches) == 1:
+        return matches[0]
+    found = ", ".join(repr(h) for h in header) or "none"
+    raise InputError(f"{source}: no column {given!r} (named with {COLUMN_OPTIONS[name]}); found columns: {found}")
+
+
+def resolve_columns(header: list[str], source: str, columns: Mapping[str, str] | None = None
+                    ) -> dict[str, str | None]:
+    """The table's column for each field: the one named in ``columns`` (field -> column name; empty
+    means look for the usual names), else the first of COLUMNS' names the header has."""
+    given = {k: v for k, v in (columns or {}).items() if v}
+    unknown = sorted(set(given) - set(COLUMN_OPTIONS))
+    if unknown:
+        raise InputError(f"unknown column field(s) {', '.join(unknown)}; name {', '.join(COLUMN_OPTIONS)}")
+    found = {name: _named_column(header, given[name], name, source) if name in given
+             else _find_column(header, name) for name in COLUMNS}
+    taken: dict[str, str] = {}
+    for name, column in found.items():
+        if column is not None and name in given:
+            taken[column] = name
+    for name, column in found.items():
+        # A column named for one field is not also read, by its usual name, as another.
+        if column is not None and name not in given and column in taken:
+            found[name] = None
+    if found["quote"] is None:
+        listed = ", ".join(repr(h) for h in header) or "none"
+        raise InputError(f"{source}: no quote column (looked for {', '.join(COLUMNS['quote'])}); "
+                         f"found columns: {listed}; name it with --quote-col")
+    return found
 
 
 def _cell(value: Any) -> str:
@@ -209,17 +325,14 @@ def _finding_confidence(value: Any, source: str, row: int) -> float | None:
 
 
 def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: list[str],
-                        source: str, *, problems: Mapping[int, str] | None = None) -> tuple[list[Quote], list[str]]:
+                        source: str, *, problems: Mapping[int, str] | None = None,
+                        columns: Mapping[str, str] | None = None) -> tuple[list[Quote], list[str]]:
     """Quotes from (row number, record) pairs; every record yields one quote.
 
     ``problems``: rows that cannot be checked as read (row number -> why); they
-    are kept, unverified, with that reason."""
-    quote_col = _find_column(header, "quote")
-    if quote_col is None:
-        found = ", ".join(repr(h) for h in header) or "none"
-        raise InputError(f"{source}: no quote column (looked for {', '.join(COLUMNS['quote'])}); "
-                         f"found columns: {found}")
-    cols = {name: _find_column(header, name) for name in COLUMNS}
+    are kept, unverified, with that reason. ``columns``: as for resolve_columns."""
+    cols = resolve_columns(header, source, columns)
+    quote_col = cols["quote"]
     used = {c for c in cols.values() if c is not None}
     quotes: list[Quote] = []
     warnings: list[str] = []
@@ -245,7 +358,8 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
             finding=_cell(record.get(cols["finding"])).strip() if cols["finding"] else "",
             extra=extra, problem=problem,
             finding_confidence=_finding_confidence(record.get(cols["finding_confidence"]), source, row)
-            if cols["finding_confidence"] else None))
+            if cols["finding_confidence"] else None,
+            language=_cell(record.get(cols["language"])).strip() if cols["language"] else ""))
     return quotes, warnings
 
 
@@ -258,9 +372,11 @@ def _csv_records(path: Path, text: str
             if candidate in first:
                 delimiter = candidate
                 break
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+    # strict: an unclosed double quote is an error, not a cell that swallows the rows after it.
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
     records = []
     problems: dict[int, str] = {}
+    row, line = 0, 0  # the last record read, and the line it ended on
     try:
         # The header is the first row that is not blank.
         header_row, header = next(((n, values) for n, values in enumerate(reader, start=1)
@@ -270,7 +386,9 @@ def _csv_records(path: Path, text: str
         header = _column_names(header)
         # A spreadsheet shows one row per record, however many lines its quoted
         # cells span, so rows are counted by record, not by line.
+        row, line = header_row, reader.line_num
         for row, values in enumerate(reader, start=header_row + 1):
+            line = reader.line_num
             if not any(values):  # a blank line, or a row of empty cells: no quote at all
                 continue
             if any(v.strip() for v in values[len(header):]):
@@ -280,16 +398,16 @@ def _csv_records(path: Path, text: str
                                  f"a cell holding {delimiter!r} must be in double quotes")
             records.append((row, dict(zip(header, values))))
     except csv.Error as exc:
+        if '"' in str(exc) or "end of data" in str(exc):
+            raise InputError(f"{path}: row {row + 1} (line {line + 1}): a double-quoted cell is not closed where "
+                             "it should be, so the rows after it would run together; close its \" (a \" inside "
+                             "a quoted cell is written \"\")") from None
         raise InputError(f"{path}: line {reader.line_num}: not readable as CSV ({exc})") from None
     warnings = []
     if problems:
         warnings.append(f"{path}: {len(problems)} row(s) have more cells than the header has columns "
                         f"(first: row {min(problems)}); they are reported unverified, not checked")
     return header, records, problems, warnings
-
-
-# No quote table unzips to a gigabyte; a zip bomb does.
-XLSX_MAX_UNZIPPED = 1 << 30
 
 
 def _xlsx_error(path: Path, exc: BaseException) -> InputError:
@@ -306,10 +424,8 @@ def _xlsx_error(path: Path, exc: BaseException) -> InputError:
                       "open it in Excel and save it again, or export the sheet as CSV")
 
 
-def _open_workbook(path: Path, data: bytes):
+def _open_workbook(path: Path, data: bytes, limits: ArchiveLimits):
     """The workbook, read-only, once it is known to be a zip that openpyxl parses with defusedxml."""
-    import zipfile
-
     import openpyxl
 
     if not data.startswith(b"PK"):
@@ -320,12 +436,8 @@ def _open_workbook(path: Path, data: bytes):
     if not openpyxl.DEFUSEDXML:
         raise InputError(f"{path}: not read: OPENPYXL_DEFUSEDXML=False turns off openpyxl's protection against "
                          "hostile XML; unset it")
+    check_archive(path, data, limits)
     try:
-        with zipfile.ZipFile(io.BytesIO(data)) as archive:
-            unzipped = sum(info.file_size for info in archive.infolist())
-        if unzipped > XLSX_MAX_UNZIPPED:
-            raise InputError(f"{path}: refused: it would unzip to {unzipped:,} bytes, as zip bombs do; "
-                             "a quote table is far smaller")
         return openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
     except InputError:
         raise
@@ -333,8 +445,9 @@ def _open_workbook(path: Path, data: bytes):
         raise _xlsx_error(path, exc) from None
 
 
-def _xlsx_records(path: Path, data: bytes, sheet: str | None) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
-    book = _open_workbook(path, data)
+def _xlsx_records(path: Path, data: bytes, sheet: str | None, columns: Mapping[str, str] | None = None, *,
+                  limits: ArchiveLimits) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
+    book = _open_workbook(path, data, limits)
     try:
         if sheet is None and not book.worksheets:
             raise InputError(f"{path}: no worksheet in this workbook, only charts")
@@ -345,11 +458,15 @@ def _xlsx_records(path: Path, data: bytes, sheet: str | None) -> tuple[list[str]
             raise InputError(f"{path}: sheet '{sheet}' is a chart, not a table; "
                              f"choose another with --sheet (sheets: {', '.join(book.sheetnames)})")
         # Sheets are parsed lazily, so a damaged or hostile sheet fails here, not on opening.
-        rows = enumerate(ws.iter_rows(values_only=True), start=1)
+        # Rows as wide as their cells, not as the sheet's <dimension> claims (16,384 columns of nothing).
+        ws.reset_dimensions()
+        rows = enumerate(_capped(path, ws.iter_rows(values_only=True), limits), start=1)
         header_row, header = next(((n, values) for n, values in rows
                                    if any(v is not None and str(v).strip() for v in values)), (0, ()))
         header = _column_names(header)
-        if _find_column(header, "quote") is None and len(book.sheetnames) > 1:
+        named = (columns or {}).get("quote")
+        if (_find_column(header, "quote") is None and not (named and any(_key(h) == _key(named) for h in header))
+                and len(book.sheetnames) > 1):
             others = ", ".join(f"'{name}'" for name in book.sheetnames if name != ws.title)
             raise InputError(f"{path}: sheet '{ws.title}' has no quote column (looked for "
                              f"{', '.join(COLUMNS['quote'])}; found {', '.join(map(repr, header)) or 'none'}); "
@@ -372,6 +489,12 @@ def _xlsx_records(path: Path, data: bytes, sheet: str | None) -> tuple[list[str]
     return header, records
 
 
+def _capped(path: Path, rows: Iterable[tuple], limits: ArchiveLimits) -> Iterator[tuple]:
+    for number, values in enumerate(rows, start=1):
+        check_columns(path, number, len(values), limits)
+        yield values
+
+
 def _jsonl_records(path: Path, text: str) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
     header: list[str] = []
     records = []
@@ -391,13 +514,41 @@ def _jsonl_records(path: Path, text: str) -> tuple[list[str], list[tuple[int, di
     return header, records
 
 
-def load_quotes(path: str | Path, *, sheet: str | None = None) -> LoadedQuotes:
-    """Read a quote table; column names are matched case-insensitively."""
+def _has_quote_column(text: str, columns: Mapping[str, str] | None) -> bool:
+    """Whether the first line of a CSV names a quote column, whatever its delimiter and quoting."""
+    if (columns or {}).get("quote"):
+        return True
+    first = LINE_BREAK.split(text.lstrip("\r\n"), 1)[0]
+    return _find_column([cell.strip().strip('"') for cell in re.split(r"[,;\t|]", first)], "quote") is not None
+
+
+def _transcript_reason(text: str, *, header_found: bool) -> str | None:
+    """Why a would-be quote table reads as a transcript (the quote table forgotten on the command line,
+    so the last transcript took its place), or None."""
+    lines = [line for line in LINE_BREAK.split(text) if line.strip()][:500]
+    labelled = sum(1 for line in lines if label_of(line) is not None)
+    if len(lines) >= 2 and labelled >= max(2, len(lines) / 2):
+        return f"speaker labels open {labelled} of its {len(lines)} lines"
+    if not header_found and lines and len(lines[0].split()) >= 6:
+        return "its first line is a sentence, not column names"
+    return None
+
+
+def load_quotes(path: str | Path, *, sheet: str | None = None, columns: Mapping[str, str] | None = None,
+                limits: ArchiveLimits | None = None) -> LoadedQuotes:
+    """Read a quote table; column names are matched case-insensitively.
+
+    ``columns``: the table's column for any of quote, quote_id, document,
+    speaker, finding (the --quote-col ... options); the others are found by
+    their usual names. ``limits``: what an .xlsx may cost to read (default:
+    the config's)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if path.is_dir():
         raise InputError(f"{path}: is a folder; the last argument must be the quote table "
                          f"({', '.join(QUOTE_SUFFIXES)})")
+    if not path.is_file() and (path.exists() or os.path.islink(path)):
+        raise InputError(_not_a_file(path, "the quote table"))
     if suffix not in QUOTE_SUFFIXES:
         raise InputError(f"{path}: unsupported quote table type '{path.suffix}'; use {', '.join(QUOTE_SUFFIXES)}")
     try:
@@ -406,15 +557,27 @@ def load_quotes(path: str | Path, *, sheet: str | None = None) -> LoadedQuotes:
         raise InputError(f"{path}: no such quote table") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
+    if suffix == PROJECT_SUFFIX:
+        from .qdpx import read_qdpx
+
+        project = read_qdpx(path)
+        return LoadedQuotes(project.quotes, ("qda_guid", "codes", "memo"), sha256_bytes(data),
+                            project.warnings, info=project.convention)
     if sheet is not None and suffix != ".xlsx":
         raise InputError(f"{path}: --sheet '{sheet}' is for .xlsx quote tables; leave it out for a {suffix} file")
     warnings: list[str] = []
     problems: dict[int, str] = {}
     if suffix == ".xlsx":
-        header, records = _xlsx_records(path, data, sheet)
+        header, records = _xlsx_records(path, data, sheet, columns, limits=limits or ArchiveLimits.of())
     else:
         text, _ = _decode(path, data, warnings)
         text = text.removeprefix("\ufeff")
+        if suffix == ".txt" or (suffix in (".csv", ".tsv") and not _has_quote_column(text, columns)):
+            if (reason := _transcript_reason(text, header_found=suffix == ".txt")) is not None:
+                hint = "; a list of quotes that open with speaker labels goes in a CSV with a quote column" if (
+                    suffix == ".txt") else ""
+                raise InputError(f"{path}: looks like a transcript ({reason}), not a quote table; give the quote "
+                                 f"table last: quoteverify verify DOCS... QUOTES{hint}")
         if suffix in (".csv", ".tsv"):
             header, records, problems, more = _csv_records(path, text)
             warnings += more
@@ -424,24 +587,77 @@ def load_quotes(path: str | Path, *, sheet: str | None = None) -> LoadedQuotes:
             header = ["quote"]
             records = [(n, {"quote": line}) for n, line in enumerate(LINE_BREAK.split(text), start=1)
                        if line.strip()]
-    quotes, more = quotes_from_records(records, header, str(path), problems=problems)
-    return LoadedQuotes(tuple(quotes), tuple(header), sha256_bytes(data), tuple(warnings + more))
+    quotes, more = quotes_from_records(records, header, str(path), problems=problems, columns=columns)
+    used = tuple(resolve_columns(header, str(path), columns).items()) if suffix != ".txt" else ()
+    return LoadedQuotes(tuple(quotes), tuple(header), sha256_bytes(data), tuple(warnings + more), used)
+
+
+def _name_key(name: str) -> str:
+    # "Interview 01", "interview_01" and "INTERVIEW-01" are one name, as QDA programs and file names differ.
+    return re.sub(r"[\s_-]+", "-", name.strip().casefold())
+
+
+def _claim_keys(claimed: str) -> set[str]:
+    """What a claimed document may be written as: with a folder, an extension, in another case."""
+    name = claimed.replace("\\", "/").rsplit("/", 1)[-1].strip()
+    stem, dot, suffix = name.rpartition(".")
+    return {_name_key(name), _name_key(stem)} if dot and stem and suffix.isalnum() else {_name_key(name)}
 
 
 def check_claims(quotes: Iterable[Quote], doc_ids: Iterable[str]) -> list[Quote]:
-    """Note quotes that claim a document nobody gave; they are searched everywhere."""
+    """Claimed documents as document ids: ``interview-01.txt``, ``Interview-01`` or ``Interview 01.docx``
+    names the document ``interview-01``. A claim that could name several is an error; one that names none is noted, and
+    its quote searched everywhere."""
     known = set(doc_ids)
+    by_key: dict[str, list[str]] = {}
+    for doc_id in sorted(known):
+        by_key.setdefault(_name_key(doc_id), []).append(doc_id)
     checked = []
     for quote in quotes:
-        if quote.claimed_document and quote.claimed_document not in known:
-            note = f"claimed document '{quote.claimed_document}' is not among the documents; searched all"
-            quote = replace(quote, notes=quote.notes + (note,))
+        claimed = quote.claimed_document
+        if claimed and claimed not in known:
+            candidates = sorted({d for key in _claim_keys(claimed) for d in by_key.get(key, ())})
+            if len(candidates) > 1:
+                raise InputError(f"row {quote.row} (quote_id {quote.quote_id}): document '{claimed}' could be "
+                                 f"any of {', '.join(candidates)}; write the document id exactly "
+                                 "(its file name without the extension)")
+            if candidates:
+                quote = replace(quote, claimed_document=candidates[0])
+            else:
+                note = f"claimed document '{claimed}' is not among the documents; searched all"
+                quote = replace(quote, notes=quote.notes + (note,))
         checked.append(quote)
     return checked
 
 
-def coerce_quotes(items: Iterable[Quote | str | dict[str, Any]]) -> list[Quote]:
-    """Quotes given to the Python API as Quote objects, strings or dicts (rows from 1)."""
+def _frame_records(frame: Any) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
+    """A pandas DataFrame's rows as records, numbered from 1 in their order (its index may be anything)."""
+    import pandas as pd
+
+    header = _column_names(frame.columns)
+    records = []
+    for number, values in enumerate(frame.itertuples(index=False, name=None), start=1):
+        # pandas' missing values (NaN, NA, NaT, None) are empty cells.
+        records.append((number, {name: None if pd.api.types.is_scalar(value) and pd.isna(value) else value
+                                 for name, value in zip(header, values)}))
+    return header, records
+
+
+def _is_frame(items: Any) -> bool:
+    # Checked by name so that pandas is imported only by those who pass a DataFrame.
+    return type(items).__name__ == "DataFrame" and hasattr(items, "itertuples")
+
+
+def coerce_quotes(items: Any, *, columns: Mapping[str, str] | None = None) -> list[Quote]:
+    """Quotes given to the Python API: a pandas DataFrame (rows are quotes), or Quote objects,
+    strings or dicts (rows from 1)."""
+    if _is_frame(items):
+        header, records = _frame_records(items)
+        quotes, _ = quotes_from_records(records, header, "quotes (DataFrame)", columns=columns)
+        return quotes
+    if isinstance(items, (str, bytes)) or isinstance(items, Mapping):
+        raise InputError("quotes: give a list of quotes, a pandas DataFrame or a quote table's path, "
+                         f"not a single {type(items).__name__}")
     items = list(items)
     if all(isinstance(item, Quote) for item in items):
         return items
@@ -453,5 +669,5 @@ def coerce_quotes(items: Iterable[Quote | str | dict[str, Any]]) -> list[Quote]:
         record = dict(item) if isinstance(item, Mapping) else {"quote": item}
         header.extend(k for k in record if k not in header)
         records.append((number, record))
-    quotes, _ = quotes_from_records(records, header or ["quote"], "quotes")
+    quotes, _ = quotes_from_records(records, header or ["quote"], "quotes", columns=columns)
     return quotes

@@ -20,14 +20,15 @@ import numpy as np
 
 _ZERO_WIDTH = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e")
 _DASHES = frozenset("\u2010\u2011\u2012\u2013\u2014\u2015\u2212\ufe58\ufe63\uff0d")
-_SINGLE_QUOTES = frozenset("\u2018\u2019\u201a\u201b\u2032\u00b4\u0060")
+# U+02BC (modifier letter apostrophe) is how some keyboards type the apostrophe of "nʼest", "dellʼItalia".
+_SINGLE_QUOTES = frozenset("\u2018\u2019\u201a\u201b\u2032\u00b4\u0060\u02bc")
 _DOUBLE_QUOTES = frozenset("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb")
 
-# Printable ASCII other than space runs is copied (lower-cased) in bulk; everything
+# Printable ASCII other than space runs and the backtick (an apostrophe) is copied (lower-cased) in bulk; everything
 # else goes through the per-character table below. A run that opens with a
 # combining mark takes the letter before it along (see normalize): "e" + U+0301
 # must be composed into one "é".
-_SPECIAL = re.compile(r"[^\x20-\x7e]+| {2,}")
+_SPECIAL = re.compile(r"[^\x20-\x5f\x61-\x7e]+| {2,}")
 
 
 @lru_cache(maxsize=65536)

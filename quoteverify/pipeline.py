@@ -2,18 +2,22 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .align import Aligner
+from .archive import ArchiveLimits
 from .cache import Cache
 from .classify import classify, coverage, needs_cosine
 from .config import Config, as_config
 from .corpus import Corpus, PreparedQuote, prepare_quote
 from .diff import compare
+from .rules import Contract
 from .embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder, cosines
 from .index import Bm25Index
+from .language import cosine_applies, with_languages
+from .lexicon import lexicon_for
 from .parallel import ordered_map
 from .resultcache import ResultCache
 from .load import (LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes,
@@ -39,7 +43,7 @@ class Run:
     quotes: tuple[Quote, ...] = ()  # as checked, in input order: what the audit store needs to check them again
 
 
-def _documents(documents: Any) -> LoadedDocuments:
+def _documents(documents: Any, limits: ArchiveLimits) -> LoadedDocuments:
     if isinstance(documents, LoadedDocuments):
         return documents
     if isinstance(documents, Mapping):
@@ -52,15 +56,15 @@ def _documents(documents: Any) -> LoadedDocuments:
     items = list(documents)
     if items and all(isinstance(d, Document) for d in items):
         return LoadedDocuments(tuple(sorted(items, key=lambda d: d.doc_id)))
-    return load_documents(items)
+    return load_documents(items, limits=limits)
 
 
-def _quotes(quotes: Any) -> tuple[list[Quote], list[str], str]:
+def _quotes(quotes: Any, columns: Mapping[str, str], limits: ArchiveLimits) -> tuple[list[Quote], list[str], str]:
     if isinstance(quotes, (str, Path)):
-        quotes = load_quotes(quotes)
+        quotes = load_quotes(quotes, columns=columns, limits=limits)
     if isinstance(quotes, LoadedQuotes):
         return list(quotes.quotes), list(quotes.warnings), quotes.sha256
-    return coerce_quotes(quotes), [], ""
+    return coerce_quotes(quotes, columns=columns), [], ""
 
 
 def _embedder(config: Config, embedder: Embedder | None, cache: Cache) -> Embedder | None:
@@ -99,11 +103,12 @@ def prepare(documents: tuple[Document, ...], config: Config, *, cache: Cache,
 
 
 def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config, embed: Embedder | None, *,
-                 progress: Progress | None = None, lap: Callable[[str], None] | None = None,
-                 cached: ResultCache | None = None) -> list[QuoteResult]:
+                 own_languages: Sequence[str], progress: Progress | None = None,
+                 lap: Callable[[str], None] | None = None, cached: ResultCache | None = None) -> list[QuoteResult]:
     """One result per quote, in order: the stages after indexing.
 
     Both the in-process run and a cluster worker (quoteverify.cluster) call this.
+    ``own_languages``: each quote's language as language.with_languages found it.
     ``cached``: results kept between runs (see quoteverify.resultcache).
     """
     lap = lap or (lambda stage: None)
@@ -111,6 +116,13 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
     keys: dict[int, str] = {}
     reused: dict[int, QuoteResult] = {}
     prepared_quotes: dict[int, PreparedQuote] = {}
+    contracts: dict[str, Contract] = {}
+
+    def contract(k: int, alignment: Alignment) -> Contract:
+        language = _language(own_languages[k], alignment, corpus, quote_list[k].claimed_document)
+        if language not in contracts:
+            contracts[language] = Contract.of(language, config.verdict)
+        return contracts[language]
 
     def check(k: int) -> tuple[Alignment, Comparison]:
         pq = prepared_quotes[k]
@@ -119,7 +131,8 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
         if alignment.passage is not None and coverage(alignment) < config.verdict.min_coverage:
             # Too little aligns for a quotation: compare with the passage it may paraphrase.
             target = Alignment("passage", (alignment.passage,), alignment.quote_words)
-        return alignment, compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words)
+        return alignment, compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words,
+                                  contract=contract(k, alignment))
 
     # The exact fast path first, here; what it does not settle is aligned in parallel.
     checked: dict[int, tuple[Alignment, Comparison]] = {}
@@ -137,14 +150,14 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
         else:
             exacts[k] = exact
     if cached is not None:
-        keys = {k: cached.key(quote_list[k], config, embed, corpus, exact=exacts.get(k))
+        keys = {k: cached.key(quote_list[k], config, embed, corpus, exact=exacts.get(k), language=own_languages[k])
                 for k in [*exacts, *rest]}
         reused = cached.load(keys)
         rest = [k for k in rest if k not in reused]
     for k, exact in exacts.items():
         if k not in reused:
             checked[k] = (exact, compare(prepared_quotes[k], exact, corpus,
-                                         splice_gap_words=config.align.splice_gap_words))
+                                         splice_gap_words=config.align.splice_gap_words, contract=contract(k, exact)))
     if progress:
         progress(len(checked) + len(reused), len(quote_list))
     if rest:
@@ -152,10 +165,15 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
         done = len(checked) + len(reused)
         report = (lambda n: progress(done + n, len(quote_list))) if progress else None
         checked.update(zip(rest, ordered_map(check, rest, workers=config.align.workers, on_done=report)))
-    index_seconds = index.build_seconds
+    prepared.index_seconds = index.build_seconds
     lap("align")
 
     needs = [k for k in sorted(checked) if needs_cosine(*checked[k], config.verdict)]
+    # A model not trained for a quote's language scores word pieces, not meaning: no cosine for such a quote.
+    unjudged = {k for k in needs if embed is not None
+                and not cosine_applies(_language(own_languages[k], checked[k][0], corpus,
+                                                 quote_list[k].claimed_document), config)}
+    needs = [k for k in needs if k not in unjudged]
     scores: dict[int, float] = {}
     if embed is not None and needs:
         values = cosines(embed, [(quote_list[k].text, checked[k][1].pieces_text) for k in needs])
@@ -163,13 +181,17 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
     lap("embed")
 
     results = [
-        reused[k] if k in reused else _result(quote, *checked[k], scores.get(k), corpus, config)
+        reused[k] if k in reused
+        else _result(quote, *checked[k], scores.get(k), corpus, config, own_languages[k])
         for k, quote in enumerate(quote_list)
     ]
+    for k in sorted(unjudged):
+        language = f"'{results[k].language}'" if results[k].language else "an unknown language"
+        results[k].reasons.append(f"meaning not compared: the embedding model is not trained for {language} "
+                                  "(embed.languages)")
     if cached is not None:
         cached.save({keys[k]: results[k] for k in keys if k not in reused})
     lap("classify")
-    prepared.index_seconds = index_seconds
     return results
 
 
@@ -191,22 +213,26 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
         timings[stage] = timings.get(stage, 0.0) + now - clock
         clock = now
 
-    loaded = _documents(documents)
-    quote_list, warnings, quotes_sha256 = _quotes(quotes)
+    limits = ArchiveLimits.of(config)
+    loaded = _documents(documents, limits)
+    quote_list, warnings, quotes_sha256 = _quotes(quotes, vars(config.columns), limits)
     warnings = list(loaded.warnings) + warnings
     quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
     lap("load")
+    documents_with_languages, quote_list, own_languages = with_languages(loaded.documents, quote_list,
+                                                                          config.language)
+    loaded = replace(loaded, documents=documents_with_languages)
+    lap("language")
     cache = Cache(cache_dir)
     prepared = prepare(loaded.documents, config, cache=cache, lap=lap)
     embed = _embedder(config, embedder, cache)
-    results = check_quotes(prepared, quote_list, config, embed, progress=progress, lap=lap,
-                           cached=ResultCache(cache_dir, warnings=warnings))
+    results = check_quotes(prepared, quote_list, config, embed, own_languages=own_languages, progress=progress,
+                           lap=lap, cached=ResultCache(cache_dir, warnings=warnings))
     timings["index"] = prepared.index_seconds
     timings["align"] -= timings["index"]
-    lap("classify")
+    warnings += cache.warnings
     return Run(results, loaded.documents, config, embed.name if embed else None, timings, warnings,
                prepared.windows, quotes_sha256, tuple(quote_list))
-
 
 def verify(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,
            embedder: Embedder | None = None, progress: Progress | None = None,
@@ -214,9 +240,11 @@ def verify(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str
     """Verify quotes against documents.
 
     documents: folder or file paths, ``Document`` objects, or a mapping id -> text.
-    quotes: a quote table path (or what ``load_quotes`` read from one), or a list
-    of strings, dicts (``quote``, ``quote_id``, ``document`` ...) or ``Quote``
-    objects. config: a Config, a YAML path, or a mapping of overrides such as
+    quotes: a quote table path (or what ``load_quotes`` read from one), a pandas
+    DataFrame (one quote per row, its columns found as in a quote table), or a
+    list of strings, dicts (``quote``, ``quote_id``, ``document`` ...) or
+    ``Quote`` objects; the config's ``columns:`` block names other columns.
+    config: a Config, a YAML path, or a mapping of overrides such as
     ``{"embed": {"enabled": False}}``. cache_dir: as for run().
     """
     return run(documents, quotes, config, embedder=embedder, progress=progress, cache_dir=cache_dir).results
@@ -224,29 +252,48 @@ def verify(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str
 
 def verify_frame(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None,
                  **kwargs: Any):
-    """verify() as a pandas DataFrame, one row per quote in input order."""
+    """verify() as a pandas DataFrame, one row per quote in input order.
+
+    ``row``, ``start``, ``end`` and ``line`` are nullable integers (Int64): an
+    unlocated quote has <NA> there, and located ones stay integers."""
     from .export.tables import to_frame
 
     return to_frame(verify(documents, quotes, config, **kwargs))
 
 
 def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: float | None,
-            corpus: Corpus, config: Config) -> QuoteResult:
+            corpus: Corpus, config: Config, own_language: str = "") -> QuoteResult:
     claimed_known = quote.claimed_document in corpus.by_id
     source = corpus.sources[corpus.by_id[comparison.document]] if comparison.document else None
+    coded_elsewhere = ""
+    if quote.at is not None and source is not None and comparison.document == quote.claimed_document:
+        a, b, line = quote.at
+        if (comparison.start, comparison.end) != (a, b):
+            if source.document.text[a:b] == comparison.matched_text:
+                # The same words stand twice in the source: the project's place is the one to report.
+                comparison = replace(comparison, start=a, end=b, pieces=((comparison.document, a, b),))
+            else:
+                coded_elsewhere = f"not where the QDA project codes it (line {line} of the project's copy)"
     turn, turn_speakers = None, ()
     if source is not None:
         turn = source.turn_at(comparison.start)
         spans = [(a, b) for doc, a, b in comparison.pieces if doc == comparison.document]
         turn_speakers = source.turns.speakers(spans or [(comparison.start, comparison.end)])
-    verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, claimed_known=claimed_known,
-                       speaker=turn.speaker if turn else "", turn_speakers=turn_speakers)
+    language = _language(own_language, alignment, corpus, quote.claimed_document)
+    verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, confidence=config.confidence,
+                       claimed_known=claimed_known,
+                       speaker=turn.speaker if turn else "", turn_speakers=turn_speakers,
+                       language=language, has_lexicon=lexicon_for(language) is not None)
+    if coded_elsewhere:
+        verdict = replace(verdict, reasons=(*verdict.reasons, coded_elsewhere))
     result = QuoteResult(
         quote_id=quote.quote_id, quote=quote.text, row=quote.row, claimed_document=quote.claimed_document,
         status=verdict.status, match_type=verdict.match_type, confidence=verdict.confidence, band=verdict.band,
         reasons=list(verdict.reasons), bm25_score=_round(alignment.bm25_score),
         bm25_ratio=_round(alignment.bm25_ratio), cosine=cosine, match_ratio=comparison.match_ratio,
-        extra=dict(quote.extra), finding=quote.finding, finding_confidence=quote.finding_confidence)
+        extra=dict(quote.extra), finding=quote.finding, finding_confidence=quote.finding_confidence,
+        claimed_speaker=quote.speaker)
+    result.language = language
     if source is None:
         return result
     text = source.document.text
@@ -267,6 +314,15 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
     result.differences = [{"kind": d.kind, "quote_text": d.quote_text, "source_text": d.source_text}
                           for d in comparison.differences]
     return result
+
+
+def _language(own: str, alignment: Alignment, corpus: Corpus, claimed: str = "") -> str:
+    """The quote's own language, else that of the document it was found in (or near, or ``claimed``)."""
+    if own:
+        return own
+    found = next(iter(alignment.segments), None) or alignment.passage or alignment.nearest
+    doc = found.doc if found is not None else corpus.by_id.get(claimed)
+    return corpus.sources[doc].document.language if doc is not None else ""
 
 
 def _round(value: float | None) -> float | None:

@@ -66,7 +66,8 @@ class ResultCache:
             self._document_keys[id(corpus), k] = _document_key(corpus.sources[k].document)
         return self._document_keys[id(corpus), k]
 
-    def key(self, quote: Quote, config: Any, embed: Any, corpus: Any, *, exact: Any = None) -> str:
+    def key(self, quote: Quote, config: Any, embed: Any, corpus: Any, *, exact: Any = None,
+            language: str = "") -> str:
         """What a quote's result depends on; ``exact``: its alignment, if the exact fast path settled it."""
         if exact is not None:
             documents = digest("exact", repr(exact), self._document_key(corpus, exact.segments[0].doc))
@@ -81,8 +82,8 @@ class ResultCache:
         settings["align"] = {k: v for k, v in settings["align"].items() if k != "workers"}
         settings = json.dumps(settings, sort_keys=True, default=str)
         claimed_known = quote.claimed_document in corpus.by_id
-        return digest("result", RESULT_VERSION, code_fingerprint(), repr(quote), claimed_known, settings,
-                      embed.name if embed is not None else "", documents)
+        return digest("result", RESULT_VERSION, code_fingerprint(), repr(quote), repr(language), claimed_known,
+                      settings, embed.name if embed is not None else "", documents)
 
     def _path(self, key: str) -> Path:
         assert self.dir is not None
@@ -142,7 +143,8 @@ def _document_key(document: Any) -> str:
     """A document as a result sees it: its id, text and cues (the file hash alone is the caller's word)."""
     text = hashlib.sha256(document.text.encode("utf-8", "surrogatepass")).hexdigest()
     # repr: a document id from a file name that is not UTF-8 holds lone surrogates.
-    return digest(repr(document.doc_id), text, document.sha256, document.encoding, repr(document.cues))
+    return digest(repr(document.doc_id), text, document.sha256, document.encoding, repr(document.cues),
+                  repr(document.language))
 
 
 def _decode(raw: bytes) -> QuoteResult | None:

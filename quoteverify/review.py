@@ -13,12 +13,13 @@ import csv
 import hashlib
 import io
 import json
-import zipfile
 from collections import Counter
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable
 
+from .archive import ArchiveLimits, check_archive, check_columns
+from .display import utf8
 from .errors import InputError, OutputError
 from .types import QuoteResult
 
@@ -31,7 +32,7 @@ REVIEW_COLUMNS = ("quote_id", "row", "cell", "status", "decision", "reviewer_not
 def fingerprint(result: QuoteResult) -> str:
     """Identifies a quote's text and where it was found: any change to either changes it."""
     parts = (result.quote, result.document, str(result.start), str(result.end), result.matched_text)
-    return hashlib.sha256("\x1f".join(parts).encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def parse_decision(value: Any) -> tuple[str, str]:
@@ -87,11 +88,15 @@ class Review:
         return f"{self.path}: {len(self.quotes)} quotes: {decided}; {empty} empty, {invalid} invalid"
 
 
-def read_review(path: str | Path) -> Review:
+def _capped(path: Path, rows, limits: ArchiveLimits):
+    for number, values in enumerate(rows, start=1):
+        check_columns(path, number, len(values), limits)
+        yield values
+
+
+def read_review(path: str | Path, *, limits: ArchiveLimits | None = None) -> Review:
     """Read the decisions and notes of a reviewed workbook (or a review page's decisions file), one per quote."""
     from openpyxl import load_workbook
-    from openpyxl.utils import get_column_letter
-    from openpyxl.utils.exceptions import InvalidFileException
 
     path = Path(path)
     if path.suffix.lower() in (".json", ".csv"):
@@ -102,46 +107,77 @@ def read_review(path: str | Path) -> Review:
     if not path.is_file():
         raise InputError(f"{path}: no such file; give the .xlsx written by quoteverify verify -o results.xlsx")
     try:
-        # data_only: a cell's value as Excel last showed it, so decisions filled in by formula count.
-        book = load_workbook(path, read_only=True, data_only=True)
-    except (InvalidFileException, zipfile.BadZipFile, KeyError, OSError) as exc:
-        raise InputError(f"{path}: cannot be read as an Excel workbook ({exc}); "
-                         "give the .xlsx written by quoteverify verify, saved as .xlsx") from None
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
+    limits = limits or ArchiveLimits.of()
+    check_archive(path, data, limits)
     try:
-        if SHEET not in book.sheetnames:
-            raise InputError(f"{path}: no sheet named '{SHEET}'; give the workbook written by "
-                             "quoteverify verify -o results.xlsx (keep its sheet names)")
-        rows = book[SHEET].iter_rows(values_only=True)
-        header = [str(v).strip().casefold() if v is not None else "" for v in next(rows, ())]
-        columns = {name: header.index(name) for name in
-                   ("quote_id", "row", "status", "decision", "reviewer_note", "fingerprint") if name in header}
-        for required in ("quote_id", "decision"):
-            if required not in columns:
-                raise InputError(f"{path}: sheet '{SHEET}' has no '{required}' column in its first row; "
-                                 "restore the header row quoteverify wrote")
-        decision_letter = get_column_letter(columns["decision"] + 1)
-        quotes = []
-        for number, values in enumerate(rows, start=2):
-            def get(name: str) -> Any:
-                k = columns.get(name)
-                return values[k] if k is not None and k < len(values) else None
-
-            quote_id = get("quote_id")
-            if quote_id is None or str(quote_id).strip() == "":
-                continue  # blank rows left by deleting or filtering
-            decision, problem = parse_decision(get("decision"))
-            quotes.append(ReviewedQuote(
-                quote_id=str(quote_id), row=_int(get("row")), cell=f"{SHEET}!{decision_letter}{number}",
-                status=_text(get("status")), decision=decision, reviewer_note=_text(get("reviewer_note")),
-                problem=problem, fingerprint=_text(get("fingerprint"))))
+        # data_only: a cell's value as Excel last showed it, so decisions filled in by formula count.
+        book = load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except Exception as exc:  # openpyxl raises many types for damaged or hostile files
+        raise _workbook_error(path, exc) from None
+    try:
+        return _read_sheet(path, book, limits)
+    except InputError:
+        raise
+    except Exception as exc:  # sheets are parsed lazily: a damaged or hostile sheet fails while read
+        raise _workbook_error(path, exc) from None
     finally:
         book.close()
+
+
+def _workbook_error(path: Path, exc: BaseException) -> InputError:
+    from defusedxml import DefusedXmlException
+
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, DefusedXmlException):
+            return InputError(f"{path}: refused: its XML declares entities or a DTD, as XML bombs do; "
+                              "give the .xlsx written by quoteverify verify, saved again from Excel")
+        cause = cause.__cause__ or cause.__context__
+    reason = " ".join(str(exc).split()) or type(exc).__name__
+    return InputError(f"{path}: cannot be read as an Excel workbook ({type(exc).__name__}: {reason}); "
+                      "give the .xlsx written by quoteverify verify, saved as .xlsx")
+
+
+def _read_sheet(path: Path, book, limits: ArchiveLimits) -> Review:
+    from openpyxl.utils import get_column_letter
+
+    if SHEET not in book.sheetnames:
+        raise InputError(f"{path}: no sheet named '{SHEET}'; give the workbook written by "
+                         "quoteverify verify -o results.xlsx (keep its sheet names)")
+    sheet = book[SHEET]
+    sheet.reset_dimensions()  # rows as wide as their cells, not as <dimension> claims
+    rows = _capped(path, sheet.iter_rows(values_only=True), limits)
+    header = [str(v).strip().casefold() if v is not None else "" for v in next(rows, ())]
+    columns = {name: header.index(name) for name in
+               ("quote_id", "row", "status", "decision", "reviewer_note", "fingerprint") if name in header}
+    for required in ("quote_id", "decision"):
+        if required not in columns:
+            raise InputError(f"{path}: sheet '{SHEET}' has no '{required}' column in its first row; "
+                             "restore the header row quoteverify wrote")
+    decision_letter = get_column_letter(columns["decision"] + 1)
+    quotes = []
+    for number, values in enumerate(rows, start=2):
+        def get(name: str) -> Any:
+            k = columns.get(name)
+            return values[k] if k is not None and k < len(values) else None
+
+        quote_id = get("quote_id")
+        if quote_id is None or str(quote_id).strip() == "":
+            continue  # blank rows left by deleting or filtering
+        decision, problem = parse_decision(get("decision"))
+        quotes.append(ReviewedQuote(
+            quote_id=str(quote_id), row=_int(get("row")), cell=f"{SHEET}!{decision_letter}{number}",
+            status=_text(get("status")), decision=decision, reviewer_note=_text(get("reviewer_note")),
+            problem=problem, fingerprint=_text(get("fingerprint"))))
     return Review(path, tuple(quotes), "fingerprint" in columns)
 
 
-def read_previous(path: str | Path) -> Review:
+def read_previous(path: str | Path, *, limits: ArchiveLimits | None = None) -> Review:
     """read_review() for carrying decisions into a new run: the workbook must have fingerprints."""
-    review = read_review(path)
+    review = read_review(path, limits=limits)
     _require_fingerprints(review)
     return review
 
@@ -155,6 +191,10 @@ def _require_fingerprints(review: Review) -> None:
                          "cannot be told apart; give a workbook written by this version of quoteverify verify")
 
 
+# Invalid or conflicting rows named in what --previous prints; all are counted.
+LISTED = 10
+
+
 @dataclass(frozen=True)
 class Carried:
     """Results with the decisions of a previous review carried over."""
@@ -162,10 +202,31 @@ class Carried:
     results: list[QuoteResult]
     carried: int      # quotes that got their previous decision or note
     changed: int      # reviewed quotes whose text or span changed, so their decision was dropped
+    invalid: tuple[ReviewedQuote, ...] = ()  # rows whose decision is not one of DECISIONS: not carried
+    conflicting: tuple[str, ...] = ()        # quote ids with different decisions or notes on several rows
+    unmatched: bool = False                  # no quote id of the workbook is among the results
 
     def summary(self, source: Path) -> str:
-        return (f"{source}: carried the decisions and notes of {self.carried} quotes; {self.changed} reviewed "
+        line = (f"{source}: carried the decisions and notes of {self.carried} quotes; {self.changed} reviewed "
                 "quotes changed (their text or where they were found) and need a new look")
+        if self.invalid:
+            shown = ", ".join(f"{q.cell} {q.problem.split(';')[0].removeprefix('invalid decision ')}"
+                              for q in self.invalid[:LISTED])
+            more = f" and {len(self.invalid) - LISTED} more" if len(self.invalid) > LISTED else ""
+            line += (f"; {len(self.invalid)} invalid decision{'s' if len(self.invalid) != 1 else ''} not carried "
+                     f"({shown}{more}; use one of {', '.join(DECISIONS)})")
+        if self.conflicting:
+            shown = ", ".join(self.conflicting[:LISTED])
+            more = f" and {len(self.conflicting) - LISTED} more" if len(self.conflicting) > LISTED else ""
+            line += (f"; {len(self.conflicting)} quote id{'s' if len(self.conflicting) != 1 else ''} with "
+                     f"conflicting decisions on several rows not carried ({shown}{more})")
+        return line
+
+    def warnings(self, source: Path, reviewed: int) -> list[str]:
+        if not self.unmatched or not reviewed:
+            return []
+        return [f"{source}: none of its {reviewed} quote ids is among this run's quotes; is it the workbook of "
+                "another quote table?"]
 
 
 def carry_decisions(results: Iterable[QuoteResult], review: Review) -> Carried:
@@ -173,13 +234,25 @@ def carry_decisions(results: Iterable[QuoteResult], review: Review) -> Carried:
 
     A quote is unchanged when its id, its text and its located span (document,
     offsets and matched text) are as they were in the reviewed run; every other
-    quote is left undecided so that a person looks at it again.
+    quote is left undecided so that a person looks at it again. A decision that
+    is not one of DECISIONS, or a quote id whose rows disagree, is carried for
+    no quote, and listed.
     """
     _require_fingerprints(review)
-    previous = {}
+    previous: dict[str, ReviewedQuote] = {}
+    conflicting: dict[str, None] = {}
+    invalid = tuple(q for q in review.quotes if q.problem and q.problem != "empty decision")
     for quote in review.quotes:
-        if quote.decision or quote.reviewer_note:
-            previous.setdefault(quote.quote_id, quote)
+        if not (quote.decision or quote.reviewer_note) or quote in invalid:
+            continue
+        first = previous.setdefault(quote.quote_id, quote)
+        if (first.decision, first.reviewer_note, first.fingerprint) != (quote.decision, quote.reviewer_note,
+                                                                         quote.fingerprint):
+            conflicting[quote.quote_id] = None
+    for quote_id in conflicting:
+        del previous[quote_id]
+    results = list(results)
+    ids = {r.quote_id for r in results}
     carried_results, carried, changed = [], 0, 0
     for result in results:
         before = previous.get(result.quote_id)
@@ -191,19 +264,20 @@ def carry_decisions(results: Iterable[QuoteResult], review: Review) -> Carried:
         else:
             carried += 1
             carried_results.append(replace(result, decision=before.decision, reviewer_note=before.reviewer_note))
-    return Carried(carried_results, carried, changed)
+    unmatched = not any(q.quote_id in ids for q in review.quotes)
+    return Carried(carried_results, carried, changed, invalid, tuple(conflicting), unmatched)
 
 
 def review_bytes(review: Review, *, suffix: str) -> bytes:
     """The reviewed rows as JSONL (``.jsonl``) or CSV (``.csv``), columns REVIEW_COLUMNS."""
     rows = [q.to_dict() for q in review.quotes]
     if suffix == ".jsonl":
-        return "".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows).encode("utf-8")
+        return utf8("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")  # as the results CSV
     writer.writerow(REVIEW_COLUMNS)
     writer.writerows([["" if row[c] is None else row[c] for c in REVIEW_COLUMNS] for row in rows])
-    return buffer.getvalue().encode("utf-8")
+    return utf8(buffer.getvalue())
 
 
 REVIEW_FORMATS = (".jsonl", ".csv")

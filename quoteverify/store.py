@@ -40,12 +40,14 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 from . import __version__
 from .errors import ConfigError, QuoteverifyError
 from .types import Quote, QuoteResult
+from .display import displayable_data, utf8
 
 if TYPE_CHECKING:
     from .embed import Embedder
     from .pipeline import Progress, Run
 
 STORE_FILE = "runs.sqlite"
+MAX_RUN_ID = 2**63 - 1  # SQL's BIGINT
 # A quote below this confidence is rechecked: the upper edge of the low band (classify.band).
 RECHECK_BELOW = 0.6
 ESCALATION_FORMATS = (".csv", ".json")
@@ -105,7 +107,7 @@ def _schema() -> _Schema:
         sa.Column("run_id", sa.Integer, sa.ForeignKey("runs.id"), primary_key=True),
         sa.Column("position", sa.Integer, primary_key=True),
         sa.Column("claimed_speaker", sa.Text),
-        *(sa.Column(f.name, _column_type(hints[f.name])) for f in fields(QuoteResult)),
+        *(sa.Column(f.name, _column_type(hints[f.name])) for f in fields(QuoteResult) if f.name != "claimed_speaker"),
         sa.Index("ix_results_run_quote", "run_id", "quote_id"),
     )
     return _Schema(metadata, runs, results)
@@ -175,19 +177,52 @@ class Store:
     does not exist is an error that says how to make one.
     """
 
-    def __init__(self, target: str | Path | None = None, *, create: bool = True):
+    def __init__(self, target: str | Path | None = None, *, create: bool = True, busy_seconds: float | None = None):
         import sqlalchemy as sa
 
         url, self.location = _resolve(target, create=create)
         self._schema = _schema()
+        if busy_seconds is None:
+            from .config import load_config
+
+            busy_seconds = load_config().store.busy_seconds
+        self.busy_seconds = busy_seconds
+        # A writer waits this long for another run's transaction (a 100,000-quote record takes a while).
+        connect_args = {"timeout": self.busy_seconds} if url.get_backend_name() == "sqlite" else {}
         try:
-            self.engine = sa.create_engine(url)
+            self.engine = sa.create_engine(url, connect_args=connect_args)
         except ModuleNotFoundError as exc:
             raise StoreError(f"{self.location}: needs the database driver '{exc.name}', which is not installed; "
                              "for PostgreSQL: pip install 'quoteverify[postgres]'") from None
+        except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ValueError) as exc:
+            raise StoreError(f"{self.location}: not a database URL quoteverify can use ({_one_line(exc)}); give a "
+                             "file path for SQLite or a URL such as postgresql://user@localhost/quoteverify") from None
         with self._errors("cannot open the store"):
+            self._check_tables(sqlite_file=url.get_backend_name() == "sqlite")
             self._schema.metadata.create_all(self.engine)
             self._add_missing_columns()
+
+    def _check_tables(self, *, sqlite_file: bool) -> None:
+        """Refuse a database whose tables quoteverify did not make, before anything is written to it."""
+        import sqlalchemy as sa
+
+        inspector = sa.inspect(self.engine)
+        tables = set(inspector.get_table_names())
+        for table in (self._schema.runs, self._schema.results):
+            if table.name not in tables:
+                continue
+            present = {c["name"] for c in inspector.get_columns(table.name)}
+            # Columns an older version's store lacks are added (_add_missing_columns); these it always had.
+            needed = {"id", "time", "version", "config", "corpus"} if table is self._schema.runs else \
+                {"run_id", "position", "quote_id", "quote", "status"}
+            if not needed <= present:
+                raise StoreError(f"{self.location}: refused: its '{table.name}' table is not a quoteverify "
+                                 f"store's (no column {', '.join(sorted(needed - present))}); give another store")
+        others = sorted(tables - {"runs", "results", "sqlite_sequence"})
+        if sqlite_file and others:
+            shown = ", ".join(others[:5]) + (f" and {len(others) - 5} more" if len(others) > 5 else "")
+            raise StoreError(f"{self.location}: refused: it is another application's database (tables {shown}); "
+                             "give a new file or a quoteverify store")
 
     @contextlib.contextmanager
     def _errors(self, doing: str) -> Iterator[None]:
@@ -198,6 +233,12 @@ class Store:
             yield
         except sa.exc.SQLAlchemyError as exc:
             reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+            if "database is locked" in reason:
+                raise StoreError(f"{self.location}: {doing} (database is locked: other runs kept it busy for more "
+                                 f"than {self.busy_seconds:g} s); try again when they are done") from None
+            if isinstance(exc, sa.exc.DatabaseError) and "not a database" in reason:
+                raise StoreError(f"{self.location}: {doing} ({reason}); give a new file or a quoteverify "
+                                 "store") from None
             raise StoreError(f"{self.location}: {doing} ({reason}); check the path or URL, that the server "
                              "runs, and the credentials") from None
 
@@ -231,14 +272,15 @@ class Store:
         counts = Counter(r.status for r in run.results)
         speakers = [q.speaker for q in run.quotes] if len(run.quotes) == len(run.results) else []
         with self._errors("cannot record the run"), self.engine.begin() as connection:
-            inserted = connection.execute(schema.runs.insert().values(
+            inserted = connection.execute(schema.runs.insert().values(**displayable_data(dict(
                 time=timestamp(time), version=__version__, config=run.config.as_dict(), quotes=len(run.results),
                 verified=counts["verified"], review=counts["review"], unverified=counts["unverified"],
                 corpus=[asdict(CorpusFile(d.doc_id, d.path, d.sha256)) for d in run.documents],
-                quotes_sha256=run.quotes_sha256, embedder=run.embedder))
+                quotes_sha256=run.quotes_sha256, embedder=run.embedder))))
             run_id = inserted.inserted_primary_key[0]
-            rows = [{"run_id": run_id, "position": k, "claimed_speaker": speakers[k] if speakers else "",
-                     **result.to_dict()} for k, result in enumerate(run.results)]
+            # A database holds UTF-8 only: lone surrogates (bytes that were not UTF-8) are stored as U+FFFD.
+            rows = [displayable_data({"run_id": run_id, "position": k, "claimed_speaker": speakers[k] if speakers
+                                      else "", **result.to_dict()}) for k, result in enumerate(run.results)]
             if rows:
                 connection.execute(schema.results.insert(), rows)
         return run_id
@@ -252,6 +294,9 @@ class Store:
 
     def run(self, run_id: int) -> StoredRun:
         """The recorded run ``run_id``."""
+        if not 0 < run_id <= MAX_RUN_ID:
+            raise StoreError(f"{self.location}: no run {run_id} here; run ids are whole numbers from 1 up; "
+                             f"'quoteverify runs --store {self.location}' lists the runs recorded")
         table = self._schema.runs
         with self._errors("cannot read the runs"), self.engine.connect() as connection:
             row = connection.execute(_select(table).where(table.c.id == run_id)).mappings().first()
@@ -288,6 +333,10 @@ class Store:
         return quotes
 
 
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
 def _database_url(target: str) -> tuple[Any, str]:
     """(SQLAlchemy URL, ``target`` without its password); plain ``postgresql://`` uses psycopg (3) when installed."""
     import importlib.util
@@ -296,9 +345,12 @@ def _database_url(target: str) -> tuple[Any, str]:
 
     try:
         url = sa.engine.make_url(target)
-    except sa.exc.ArgumentError:
-        raise StoreError(f"{target}: not a database URL; give a file path for SQLite or a URL such as "
-                         "postgresql://user@localhost/quoteverify") from None
+        url.get_dialect()  # an unknown scheme (http://) fails here, not in the middle of a run
+    except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ValueError) as exc:
+        raise StoreError(f"{target}: not a database URL quoteverify can use ({_one_line(exc)}); give a file path "
+                         "for SQLite or a URL such as postgresql://user@localhost/quoteverify") from None
+    except ModuleNotFoundError:
+        pass  # a known database without its driver: Store names the driver to install
     location = url.render_as_string(hide_password=True)
     if url.drivername == "postgresql" and importlib.util.find_spec("psycopg") is not None:
         url = url.set(drivername="postgresql+psycopg")
@@ -317,9 +369,11 @@ def _result(row: Any) -> QuoteResult:
     return QuoteResult(**{f.name: row[f.name] for f in fields(QuoteResult) if row[f.name] is not None})
 
 
-def open_store(target: str | Path | None = None, *, create: bool = True) -> Store:
-    """The store at ``target`` (a SQLite file path or a database URL; None: the default SQLite file)."""
-    return Store(target, create=create)
+def open_store(target: str | Path | None = None, *, create: bool = True,
+               busy_seconds: float | None = None) -> Store:
+    """The store at ``target`` (a SQLite file path or a database URL; None: the default SQLite file).
+    ``busy_seconds``: how long a SQLite writer waits for another (default: store.busy_seconds of the config)."""
+    return Store(target, create=create, busy_seconds=busy_seconds)
 
 
 # --- recheck --------------------------------------------------------------------------------------
@@ -414,12 +468,12 @@ def escalation_bytes(escalations: Sequence[Escalation], *, suffix: str) -> bytes
 
     rows = [asdict(e) for e in escalations]
     if suffix == ".json":
-        return (json.dumps(rows, ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+        return utf8(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
     writer.writerow(ESCALATION_COLUMNS)
     writer.writerows([cell(row[c]) for c in ESCALATION_COLUMNS] for row in rows)
-    return buffer.getvalue().encode("utf-8")
+    return utf8(buffer.getvalue())
 
 
 def write_escalation(path: str | Path, escalations: Sequence[Escalation]) -> None:

@@ -140,6 +140,25 @@ class Turns:
                     found.append(speaker)
         return tuple(found)
 
+    def continued_label(self, text: str, start: int, end: int) -> bool:
+        """Whether original text [start, end) holds only labels or timecodes that open turns in which
+        the speaker before them goes on: "[00:05:10]" or "P1:" again in P1's words."""
+        k = bisect_right(self._starts, start) - 1
+        if k < 1:
+            return False
+        speaker = speaker_key(self._speakers[k - 1])
+        pos = start
+        while pos < end:
+            if k >= len(self._starts) or not self._starts[k] <= pos <= self._bodies[k]:
+                return False
+            if speaker_key(self._speakers[k]) != speaker:
+                return False
+            pos = self._bodies[k]
+            while pos < end and text[pos].isspace():
+                pos += 1
+            k += 1
+        return True
+
     def next_start(self, offset: int) -> int | None:
         """Where the first turn after ``offset`` starts; None if none does."""
         k = bisect_right(self._starts, offset)

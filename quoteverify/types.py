@@ -35,6 +35,7 @@ class Document:
     sha256: str
     encoding: str = "utf-8"
     cues: tuple[Turn, ...] = ()
+    language: str = ""  # ISO 639-1, given or detected (quoteverify.language); "" when unknown
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,9 @@ class Quote:
     problem: str = ""
     notes: tuple[str, ...] = ()
     finding_confidence: float | None = None  # the analyst's confidence in the finding, 0-1, if given
+    language: str = ""  # the quote table's language column, as given (quoteverify.language reads it)
+    # Where a QDA project codes it: (start, end) in the claimed document's text, and the line there.
+    at: tuple[int, int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -117,6 +121,17 @@ class Difference:
 
 
 @dataclass(frozen=True)
+class Elision:
+    """What one ellipsis of a quote stands for in the source."""
+
+    text: str                     # the source text left out
+    words: int                    # how many words that is
+    sentences: int                # whole sentences of one turn left out; 0 when the ellipsis is inside a sentence
+    speakers: tuple[str, ...] = ()  # the speakers before and after it, when they differ
+    hidden: tuple[tuple[str, str], ...] = ()  # (class, words) that carry meaning, left out inside a sentence
+
+
+@dataclass(frozen=True)
 class Comparison:
     """The diff stage's result for one quote."""
 
@@ -128,8 +143,9 @@ class Comparison:
     start: int | None = None
     end: int | None = None
     pieces: tuple[tuple[str, int, int], ...] = ()
-    elided: tuple[str, ...] = ()  # source text each ellipsis stands for
+    elided: tuple[Elision, ...] = ()  # what each ellipsis stands for
     pieces_text: str = ""  # the located pieces joined by " ... ": what the quote is compared with
+    bracket_reasons: tuple[str, ...] = ()  # why a bracket is not benign, where one is not
 
 
 @dataclass
@@ -149,6 +165,8 @@ class QuoteResult:
     line: int | None = None
     speaker: str = ""
     timestamp: str = ""
+    # ISO 639-1 code of the language the quote was checked in (its lexicon's); "" when unknown.
+    language: str = ""
     status: str = "unverified"
     match_type: str = "unlocated"
     confidence: float = 0.0
@@ -165,6 +183,7 @@ class QuoteResult:
     # The finding the quote is cited for and its stated confidence, as the quote table gives them (see findings).
     finding: str = ""
     finding_confidence: float | None = None
+    claimed_speaker: str = ""  # the speaker the quote table names, or empty
     # The reviewer's verdict from a triage workbook (see quoteverify.review); empty until reviewed.
     # Kept last, so the reviewer's columns end every output.
     decision: str = ""

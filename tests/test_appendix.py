@@ -53,7 +53,10 @@ def test_appendix_numbers_are_the_runs(example_run):
     assert f"BM25 (bm25s {manifest.environment['packages']['bm25s']}, k1 = 1.5, b = 0.75)" in text
     assert "against the 6 best-scoring BM25 regions, in at most 4 pieces" in text
     assert "at least 50% of its words aligned" in text
-    assert "stand for at most 150 source words; disfluencies left out and typos in at most 20% of the words" in text
+    assert "for at most 150 source words" in text
+    assert "in at most 20% of the words" in text
+    assert "below Zipf frequency 1.5 in the wordfreq word list" in text
+    assert "in the 60 words of the source before it" in text
     assert "fuzzy match ratio below 0.6" in text
     assert "Sentence embeddings were not used in this run" in text
     share = {s: f"{c} ({c / n:.1%}) {'was' if c == 1 else 'were'}" for s, c in counts.items()}

@@ -141,19 +141,19 @@ ERRORS = [
      "rename one of them (ids are file names without the extension)"),
     ("no-such-documents", {}, ["{t}/transcripts", "{t}/quotes.csv"], "{t}/transcripts: no such file or folder"),
     ("unsupported-document", {"notes.rtf": "{\\rtf1 hello}"}, ["{t}/notes.rtf", "{t}/quotes.csv"],
-     "{t}/notes.rtf: unsupported document type '.rtf'; use " + ", ".join(DOCUMENT_SUFFIXES)),
+     "{t}/notes.rtf: unsupported document type '.rtf'; use " + ", ".join(DOCUMENT_SUFFIXES) + ", .qdpx"),
     # quote tables
     ("no-quote-column", {"passages.csv": "ID,Passage,Document\n1,We lost 15 volunteers.,interview-01\n"},
      ["{t}/docs", "{t}/passages.csv"],
-     "{t}/passages.csv: no quote column (looked for quote, text, quotation); "
-     "found columns: 'ID', 'Passage', 'Document'"),
+     "{t}/passages.csv: no quote column (looked for quote, text, quotation, quote_text, content); "
+     "found columns: 'ID', 'Passage', 'Document'; name it with --quote-col"),
     ("empty-quote-table", {"empty.csv": "\n\n"}, ["{t}/docs", "{t}/empty.csv"],
      "{t}/empty.csv: empty quote table; it needs a header row with a 'quote' column"),
     ("no-such-quote-table", {}, ["{t}/docs", "{t}/nope.csv"], "{t}/nope.csv: no such quote table"),
     ("quote-table-forgotten", {}, ["{t}/docs", "{t}/docs"],
-     "{t}/docs: is a folder; the last argument must be the quote table (.csv, .tsv, .xlsx, .jsonl, .txt)"),
+     "{t}/docs: is a folder; the last argument must be the quote table (.csv, .tsv, .xlsx, .jsonl, .txt, .qdpx)"),
     ("unsupported-quote-table", {"quotes.ods": b"PK\x03\x04"}, ["{t}/docs", "{t}/quotes.ods"],
-     "{t}/quotes.ods: unsupported quote table type '.ods'; use .csv, .tsv, .xlsx, .jsonl, .txt"),
+     "{t}/quotes.ods: unsupported quote table type '.ods'; use .csv, .tsv, .xlsx, .jsonl, .txt, .qdpx"),
     ("sheet-for-a-csv", {}, ["{t}/docs", "{t}/quotes.csv", "--sheet", "Quotes"],
      "{t}/quotes.csv: --sheet 'Quotes' is for .xlsx quote tables; leave it out for a .csv file"),
     ("bad-jsonl-line", {"quotes.jsonl": '{"quote": "a"}\n{"quote": \n'}, ["{t}/docs", "{t}/quotes.jsonl"],
@@ -163,7 +163,7 @@ ERRORS = [
      "{t}/quotes.xlsx: no sheet named 'Sheet1'; sheets: Notes, Quotes"),
     ("xlsx-first-sheet-has-no-quotes", {"quotes.xlsx": workbook(NOTES_SHEET, QUOTES_SHEET)},
      ["{t}/docs", "{t}/quotes.xlsx"],
-     "{t}/quotes.xlsx: sheet 'Notes' has no quote column (looked for quote, text, quotation; "
+     "{t}/quotes.xlsx: sheet 'Notes' has no quote column (looked for quote, text, quotation, quote_text, content; "
      "found 'Coded by A. and B., March'); other sheets: 'Quotes'; choose one with --sheet"),
     ("xlsx-chart-sheet", {"quotes.xlsx": workbook(QUOTES_SHEET, chart="Chart")},
      ["{t}/docs", "{t}/quotes.xlsx", "--sheet", "Chart"],
@@ -349,7 +349,7 @@ def test_interrupt_writes_nothing(tmp: Path, monkeypatch) -> None:
 
     monkeypatch.setattr("quoteverify.pipeline.run", interrupted)
     result = verify_cli(tmp / "docs", tmp / "quotes.csv", "-o", out)
-    assert (result.exit_code, result.stderr) == (130, "Interrupted; no partial output was written.\n")
+    assert (result.exit_code, result.stderr) == (130, "Interrupted; no output was written or replaced.\n")
     assert out.read_text(encoding="utf-8") == "the previous results\n"
 
 
@@ -603,14 +603,18 @@ def test_xlsx_without_defusedxml_is_refused(tmp: Path, monkeypatch) -> None:
                                 "protection against hostile XML; unset it")
 
 
-def test_zip_bomb_is_refused(tmp: Path, monkeypatch) -> None:
-    # The limit is 1 GiB unzipped; lowered here rather than writing a gigabyte.
-    monkeypatch.setattr("quoteverify.load.XLSX_MAX_UNZIPPED", 1000)
+def test_zip_bomb_is_refused(tmp: Path) -> None:
+    # The limit is limits.max_unzipped_bytes of the config; lowered here rather than writing a bomb.
+    from dataclasses import replace
+
+    from quoteverify.archive import ArchiveLimits
+
     write_files(tmp, {"quotes.xlsx": workbook(QUOTES_SHEET)})
     with pytest.raises(quoteverify.InputError) as error:
-        load_quotes(tmp / "quotes.xlsx")
+        load_quotes(tmp / "quotes.xlsx", limits=replace(ArchiveLimits.of(), max_unzipped_bytes=1000))
     assert str(error.value).startswith(f"{tmp / 'quotes.xlsx'}: refused: it would unzip to ")
-    assert str(error.value).endswith(" bytes, as zip bombs do; a quote table is far smaller")
+    assert str(error.value).endswith(" bytes, more than the limit of 1,000 bytes (limits.max_unzipped_bytes in "
+                                     "--config), as zip bombs do")
 
 
 # ------------------------------------------------------------------------------- documents
@@ -726,8 +730,10 @@ def test_100000_quotes_all_come_back_in_order(tmp: Path) -> None:
     result = verify_cli(tmp / "docs", tmp / "many.csv", "-o", out)
     assert result.exit_code == 0
     lines = result.stderr.splitlines()
-    assert len(lines) == 52  # 50 warnings (of 19,999 renamed ids), how many more, the summary
-    assert lines[-2] == "Warning: ... and 19949 more (all in the manifest, with --manifest)"
+    assert len(lines) == 53  # 50 warnings (of 19,999 renamed ids), how many more, the columns read, the summary
+    assert lines[-3] == "Warning: ... and 19949 more (all in the manifest, with --manifest)"
+    assert lines[-2] == ("Columns: quote = 'quote', quote_id = 'quote_id', document = 'document', speaker = (none), "
+                         "finding = (none)")
     assert lines[-1].startswith(f"{N} quotes: {N // 10} verified, 0 review, {N - N // 10} unverified (")
     got = rows(out)
     assert [r["row"] for r in got] == list(range(2, N + 2))

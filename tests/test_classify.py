@@ -5,7 +5,7 @@ import pytest
 
 from quoteverify.classify import band, classify
 from quoteverify.config import load_config
-from quoteverify.types import Alignment, Comparison, Difference, Quote, Segment
+from quoteverify.types import Elision, Alignment, Comparison, Difference, Quote, Segment
 
 VERDICT = load_config().verdict
 WORDS = 10
@@ -51,18 +51,18 @@ RULES = [
     pytest.param((("word", "classes", "sessions"),),
                  ("review", "paraphrase", ["wording differs: quote says 'classes', source says 'sessions'"]),
                  id="word"),
-    pytest.param((("splice", "the second piece", "interview-02 at 58, while the piece before is in interview-01 "
-                                                 "at 433"),),
-                 ("review", "spliced", ["spliced: 'the second piece' is from interview-02 at 58, while the piece "
-                                        "before is in interview-01 at 433"]), id="splice"),
-    pytest.param((("order", "the second piece", "interview-02 at 58, before the piece quoted ahead of it (at 219)"),),
-                 ("review", "reordered", ["out of order: 'the second piece' is in interview-02 at 58, before the "
-                                          "piece quoted ahead of it (at 219)"]), id="order"),
+    pytest.param((("splice", "the second piece", "interview-02 line 2, while the piece before is in interview-01 "
+                                                 "line 8"),),
+                 ("review", "spliced", ["spliced: 'the second piece' is from interview-02 line 2, while the piece "
+                                        "before is in interview-01 line 8"]), id="splice"),
+    pytest.param((("order", "the second piece", "interview-02 line 2, before the piece quoted ahead of it (line 4)"),),
+                 ("review", "reordered", ["out of order: 'the second piece' is in interview-02 line 2, before the "
+                                          "piece quoted ahead of it (line 4)"]), id="order"),
     pytest.param((("typo", "aprove", "approve"), ("number", "50", "15")),
                  ("review", "altered", ["number differs: quote says '50', source says '15'"]),
                  id="load-bearing-beats-edit"),
-    pytest.param((("number", "50", "15"), ("splice", "piece", "interview-02 at 58")),
-                 ("review", "spliced", ["spliced: 'piece' is from interview-02 at 58"]), id="splice-first"),
+    pytest.param((("number", "50", "15"), ("splice", "piece", "interview-02 line 2")),
+                 ("review", "spliced", ["spliced: 'piece' is from interview-02 line 2"]), id="splice-first"),
 ]
 
 
@@ -77,24 +77,34 @@ def test_no_cosine_rescues_a_changed_meaning(differences) -> None:
 
 
 @pytest.mark.parametrize(("gap", "reasons"), [
-    (" and then ", []),
-    (" did not ", ["ellipsis hides 'not'"]),
-    (" never, ", ["ellipsis hides 'never'"]),
-    (" we don't ", ["ellipsis hides 'don't'"]),
-    (" about 15 ", ["ellipsis hides '15'"]),
-    (" fifty ", ["ellipsis hides 'fifty'"]),
-    (" the first time ", []),  # a rank is not a quantity: eliding it hides no number
+    (Elision(" and then ", 2, 0), []),
+    (Elision(" did not ", 2, 0, hidden=(("negation", "not"),)), ["ellipsis hides 'not'"]),
+    (Elision(" unless we agree ", 3, 0, hidden=(("condition", "unless"),)), ["ellipsis hides 'unless'"]),
+    (Elision(" Nobody came. ", 2, 1), ["ellipsis leaves out 1 whole sentence of the same turn"]),
+    (Elision(" Yes. ", 1, 1, speakers=("Maria", "Interviewer")), ["the ellipsis joins Maria's words to Interviewer's"]),
+    (Elision(" x " * 40, 40, 0, hidden=tuple(("negation", f"n{k}") for k in range(9)) + tuple(
+        ("number", str(k)) for k in range(5))), ["ellipsis omits 40 words, including 9 negations and 5 numbers"]),
 ])
-def test_what_an_ellipsis_may_hide(gap: str, reasons: list[str]) -> None:
-    status, match_type, why = verdict(*evidence(("elision", "...", gap), elided=(gap,)))
-    assert (status, match_type, why) == ("review" if reasons else "verified", "elided", reasons)
+def test_what_an_ellipsis_may_hide(gap: Elision, reasons: list[str]) -> None:
+    status, match_type, why = verdict(*evidence(("elision", "...", gap.text), elided=(gap,)))
+    benign = not gap.hidden and not gap.speakers
+    assert (status, match_type, why) == ("verified" if benign else "review", "elided", reasons)
+
+
+def test_an_ellipsis_in_a_language_without_lexicon_needs_review() -> None:
+    gap = Elision(" and then ", 2, 0)
+    alignment, comparison = evidence(("elision", "...", gap.text), elided=(gap,))
+    v = classify(Quote(row=2, quote_id="q1", text="a quote"), alignment, comparison, None, verdict=VERDICT,
+                 claimed_known=True, language="hu", has_lexicon=False)
+    assert (v.status, v.reasons) == ("review", ("ellipsis inside a sentence: the language (hu) has no lexicon "
+                                                "to check what it hides",))
 
 
 def test_long_elision_needs_review() -> None:
-    gap = " word" * 151
-    assert verdict(*evidence(("elision", "...", gap), elided=(gap,))) == (
+    gap = Elision(" word" * 151, 151, 0)
+    assert verdict(*evidence(("elision", "...", gap.text), elided=(gap,))) == (
         "review", "elided", ["ellipsis stands for 151 source words (more than 150)"])
-    assert verdict(*evidence(("elision", "...", gap), elided=(gap,)), max_elided_words=200)[0] == "verified"
+    assert verdict(*evidence(("elision", "...", gap.text), elided=(gap,)), max_elided_words=200)[0] == "verified"
 
 
 def test_edited_can_be_made_to_need_review() -> None:

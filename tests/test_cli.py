@@ -70,12 +70,18 @@ def test_documents_as_files(corpus_dir: Path, quotes_csv: Path) -> None:
         "verified", "review", "unverified"]
 
 
-@pytest.mark.parametrize(("fail_on", "code"), [(None, 0), ("unverified", 1), ("review", 1)])
-def test_fail_on(corpus_dir: Path, quotes_csv: Path, fail_on, code: int) -> None:
+@pytest.mark.parametrize(("fail_on", "code", "said"), [
+    (None, 0, None),
+    ("unverified", 1, "Failed (--fail-on unverified): 1 quote: q3 (row 4, unverified)"),
+    ("review", 1, "Failed (--fail-on review): 2 quotes: q2 (row 3, review), q3 (row 4, unverified)")])
+def test_fail_on(corpus_dir: Path, quotes_csv: Path, fail_on, code: int, said: str | None) -> None:
     args = ["verify", corpus_dir, quotes_csv, "--no-embed"] + (["--fail-on", fail_on] if fail_on else [])
     result = invoke(*args)
     assert result.exit_code == code
-    assert SUMMARY.match(result.stderr.strip().splitlines()[-1])
+    lines = result.stderr.strip().splitlines()
+    assert SUMMARY.match(lines[-2] if said else lines[-1])
+    if said:
+        assert lines[-1] == said
 
 
 def test_fail_on_review_passes_when_all_verified(corpus_dir: Path, tmp_path: Path) -> None:
@@ -120,8 +126,8 @@ def bad_input(tmp_path: Path, corpus_dir: Path, quotes_csv: Path, case: str) -> 
     if case == "no-quote-column":
         path = tmp_path / "passages.csv"
         path.write_text("id,passage\n1,We lost 15 volunteers.\n", encoding="utf-8")
-        return ([corpus_dir, path], f"Error: {path}: no quote column (looked for quote, text, quotation); "
-                                    "found columns: 'id', 'passage'")
+        return ([corpus_dir, path], f"Error: {path}: no quote column (looked for quote, text, quotation, quote_text, content); "
+                                    "found columns: 'id', 'passage'; name it with --quote-col")
     if case == "missing-quotes":
         path = tmp_path / "nope.csv"
         return [corpus_dir, path], f"Error: {path}: no such quote table"
@@ -147,7 +153,7 @@ def bad_input(tmp_path: Path, corpus_dir: Path, quotes_csv: Path, case: str) -> 
         path = tmp_path / "quotes.pdf"
         path.write_bytes(b"%PDF-1.4")
         return ([corpus_dir, path],
-                f"Error: {path}: unsupported quote table type '.pdf'; use .csv, .tsv, .xlsx, .jsonl, .txt")
+                f"Error: {path}: unsupported quote table type '.pdf'; use .csv, .tsv, .xlsx, .jsonl, .txt, .qdpx")
     if case == "output-folder-missing":
         out = tmp_path / "no-such-folder" / "results.jsonl"
         return ([corpus_dir, quotes_csv, "-o", out],

@@ -17,7 +17,8 @@ def test_defaults_load() -> None:
     assert config.align.max_gap_words == 400
     assert config.verdict.edited_is_verified is True
     assert config.embed.model == "all-MiniLM-L6-v2"
-    assert set(config.as_dict()) == {"window", "index", "align", "verdict", "embed", "output", "extract", "cluster"}
+    assert set(config.as_dict()) == {"window", "index", "align", "verdict", "confidence", "embed", "output", "extract",
+                                     "language", "columns", "limits", "store", "cluster"}
 
 
 def test_defaults_are_the_yaml_file() -> None:
@@ -70,7 +71,8 @@ def test_as_config_accepts_every_form(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("overrides", "message"), [
     ({"window": {"sise": 32}}, "config: unknown key 'window.sise'; known keys here: overlap, size"),
     ({"windows": {"size": 32}},
-     "config: unknown key 'windows'; known keys here: align, cluster, embed, extract, index, output, verdict, window"),
+     "config: unknown key 'windows'; known keys here: align, cluster, columns, confidence, embed, extract, index, "
+     "language, limits, output, store, verdict, window"),
     ({"window": 32}, "config: 'window' must be a section (a mapping), got 32"),
     ({"window": {"size": "big"}}, "config: 'window.size' must be a whole number, got 'big'"),
     ({"window": {"size": True}}, "config: 'window.size' must be a whole number, got True"),
@@ -83,6 +85,14 @@ def test_as_config_accepts_every_form(tmp_path: Path) -> None:
     ({"verdict": {"paraphrase_cosine": -2}}, "config: 'verdict.paraphrase_cosine' is -2.0; it must be between -1.0 and 1.0"),
     ({"align": {"max_pieces": 0}}, "config: 'align.max_pieces' is 0; it must be between 1 and 50"),
     ({"index": {"backend": "lucene"}}, "config: 'index.backend' is 'lucene'; choose one of bm25s, rank-bm25"),
+    ({"language": {"code": "German"}},
+     "config: 'language.code' has 'German'; use auto or an ISO 639-1 code such as de, fr, en (lower case)"),
+    ({"language": {"code": "xx"}},
+     "config: 'language.code' has 'xx'; use auto or an ISO 639-1 code such as de, fr, en (lower case)"),
+    ({"embed": {"languages": ["en", "auto"]}},
+     "config: 'embed.languages' has 'auto'; use ISO 639-1 codes such as de, fr, en (lower case)"),
+    ({"embed": {"languages": "en"}}, "config: 'embed.languages' must be a list, got 'en'"),
+    ({"language": {"min_confidence": 2}}, "config: 'language.min_confidence' is 2.0; it must be between 0.0 and 1.0"),
 ])
 def test_bad_overrides(overrides: dict, message: str) -> None:
     with pytest.raises(ConfigError) as error:
@@ -128,3 +138,11 @@ def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as error:
         load_config(tmp_path / "nope.yaml")
     assert str(error.value) == f"{tmp_path / 'nope.yaml'}: config file not found; check the path given to --config"
+
+
+def test_columns_block_names_strings_only() -> None:
+    assert vars(load_config().columns) == {"quote": "", "quote_id": "", "document": "", "speaker": "", "finding": ""}
+    assert load_config(overrides={"columns": {"quote": "Passage"}}).columns.quote == "Passage"
+    with pytest.raises(ConfigError) as error:
+        load_config(overrides={"columns": {"speeker": "P"}})
+    assert str(error.value) == "config: unknown key 'columns.speeker'; known keys here: document, finding, quote, quote_id, speaker"

@@ -67,14 +67,14 @@ def test_splice_names_both_places() -> None:
     assert differences("We should have asked Dr. Okafor for help much earlier. The training was useful, but it "
                        "was far too short.") == [
         ("splice", "The training was useful, but it was far too short",
-         "interview-02 at 58, while the piece before is in interview-01 at 433")]
+         "interview-02 line 2, while the piece before is in interview-01 line 8")]
 
 
 def test_order_names_both_places() -> None:
     assert differences("They said they would send extra staff, and they never did. The training was useful, "
                        "but it was far too short.") == [
         ("order", "The training was useful, but it was far too short",
-         "interview-02 at 58, before the piece quoted ahead of it (at 219)")]
+         "interview-02 line 2, before the piece quoted ahead of it (line 4)")]
 
 
 def test_texts_are_original_slices() -> None:

@@ -138,13 +138,13 @@ def test_missing_quote_column(tmp_path: Path) -> None:
     path = write(tmp_path / "quotes.csv", "ID,Passage,Document\n1,We lost 15 volunteers.,interview-01\n")
     with pytest.raises(InputError) as error:
         load_quotes(path)
-    assert str(error.value) == (f"{path}: no quote column (looked for quote, text, quotation); "
-                                "found columns: 'ID', 'Passage', 'Document'")
+    assert str(error.value) == (f"{path}: no quote column (looked for quote, text, quotation, quote_text, content); "
+                                "found columns: 'ID', 'Passage', 'Document'; name it with --quote-col")
 
 
 @pytest.mark.parametrize(("name", "content", "message"), [
     ("quotes.csv", "", "{path}: empty quote table; it needs a header row with a 'quote' column"),
-    ("quotes.pdf", "x", "{path}: unsupported quote table type '.pdf'; use .csv, .tsv, .xlsx, .jsonl, .txt"),
+    ("quotes.pdf", "x", "{path}: unsupported quote table type '.pdf'; use .csv, .tsv, .xlsx, .jsonl, .txt, .qdpx"),
     ("quotes.jsonl", '{"quote": "a"}\n{"quote": \n',
      "{path}: line 2: not valid JSON (Expecting value); one JSON object per line"),
     ("quotes.jsonl", '["a list"]\n', "{path}: line 1: expected a JSON object with a 'quote' field"),
@@ -255,7 +255,7 @@ def test_empty_document_is_skipped(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("setup", "message"), [
     (lambda p: write(p / "blank.txt", "\n"), "no usable documents: every document given is empty"),
     (lambda p: write(p / "quotes.csv", "quote\n"),
-     "{path}: unsupported document type '.csv'; use " + ", ".join(DOCUMENT_SUFFIXES)),
+     "{path}: unsupported document type '.csv'; use " + ", ".join(DOCUMENT_SUFFIXES) + ", .qdpx"),
     (lambda p: p / "nowhere", "{path}: no such file or folder"),
 ])
 def test_bad_documents(tmp_path: Path, setup, message: str) -> None:

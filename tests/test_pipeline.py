@@ -43,17 +43,18 @@ CASES = [
         "and we carried the children upstairs one by one.", "interview-03",
         "verified", "normalized", "interview-03", "and we carried the\r\nchildren upstairs one by one.",
         {"normalization"}, [], id="normalized-across-crlf"),
+    # "The training was useful ... Three days" would hide "but it was far too short": see test_contract.py.
     pytest.param(
-        "The training was useful ... Three days is not enough to learn a new system.", "interview-02",
+        "The training was useful, but ... far too short. Three days is not enough to learn a new system.", "interview-02",
         "verified", "elided", "interview-02", ELIDED_SOURCE, {"elision"}, [], id="elided-dots"),
     pytest.param(
-        "The training was useful \u2026 Three days is not enough to learn a new system.", "interview-02",
+        "The training was useful, but \u2026 far too short. Three days is not enough to learn a new system.", "interview-02",
         "verified", "elided", "interview-02", ELIDED_SOURCE, {"elision"}, [], id="elided-ellipsis-character"),
     pytest.param(
-        "The training was useful [...] Three days is not enough to learn a new system.", "interview-02",
+        "The training was useful, but [...] far too short. Three days is not enough to learn a new system.", "interview-02",
         "verified", "elided", "interview-02", ELIDED_SOURCE, {"elision"}, [], id="elided-square-brackets"),
     pytest.param(
-        "The training was useful (...) Three days is not enough to learn a new system.", "interview-02",
+        "The training was useful, but (...) far too short. Three days is not enough to learn a new system.", "interview-02",
         "verified", "elided", "interview-02", ELIDED_SOURCE, {"elision"}, [], id="elided-parentheses"),
     pytest.param(
         "We lost 15 volunteers in the first month, and [the remote clinic] had to close twice.", "interview-01",
@@ -144,13 +145,13 @@ CASES = [
         "The training was useful, but it was far too short. Three days is not enough to learn a new system.\n"
         "Interviewer: Did the managers support you?\n"
         "James: Not really. They said they would send extra staff, and they never did.",
-        {"order"}, ["out of order: 'The training was useful, but it was far too short' is in interview-02 at 58, "
-                    "before the piece quoted ahead of it (at 219)"], id="reordered"),
+        {"order"}, ["out of order: 'The training was useful, but it was far too short' is in interview-02 line 2, "
+                    "before the piece quoted ahead of it (line 4)"], id="reordered"),
     pytest.param(
         "We should have asked Dr. Okafor for help much earlier. The training was useful, but it was far too short.",
         "interview-01", "review", "spliced", "interview-01", "We should have asked Dr. Okafor for help much earlier.",
-        {"splice"}, ["spliced: 'The training was useful, but it was far too short' is from interview-02 at 58, "
-                     "while the piece before is in interview-01 at 433"], id="spliced-two-documents"),
+        {"splice"}, ["spliced: 'The training was useful, but it was far too short' is from interview-02 line 2, "
+                     "while the piece before is in interview-01 line 8"], id="spliced-two-documents"),
     pytest.param(
         "The water came up so fast. The council sent a boat, but it arrived two days later.", "interview-03",
         "review", "spliced", "interview-03",
@@ -158,7 +159,7 @@ CASES = [
         "children upstairs one by one.\r\nInterviewer: Who helped you?\r\n"
         "Aisha: Our neighbours did. The council sent a boat, but it arrived two days later,",
         {"splice", "punctuation"},
-        ["spliced: 'The council sent a boat, but it arrived two days \u2026' is from interview-03 at 235; "
+        ["spliced: 'The council sent a boat, but it arrived two days \u2026' is from interview-03 line 5; "
          "25 source words after the piece before, joined without an ellipsis"], id="spliced-one-document"),
     pytest.param(
         "The council did send a boat, but it only got there two days later, when it was all over already.",

@@ -19,6 +19,7 @@ from ..findings import appendix_section
 from ..types import MATCH_TYPES, QuoteResult
 from .manifest import Manifest, Summary, summarize
 from .tables import write_atomic
+from ..display import utf8
 
 APPENDIX_FORMATS = {".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
 TABLE_HEADER = ("Quote", "Document", "Location", "Status", "Match type")
@@ -112,21 +113,37 @@ def _method(manifest: Manifest) -> str:
         f"{align['max_gap_words']} source words per omission); any other quote was aligned word by word "
         f"against the {index['top_k']} best-scoring BM25 regions, in at most {align['max_pieces']} pieces, "
         "so that splices and reorderings show as separate pieces. Each difference between a quote and its "
-        "source passage was labelled as normalization or punctuation, editorial bracket, elision, "
-        "disfluency, typo, load-bearing change (a number, negation or name), other word change, splice, or "
-        f"change of order. A quote counted as located when at least {verdict['min_coverage']:.0%} of its "
-        "words aligned with a source passage. A located quote was verified only if every difference was "
-        "benign: normalization, punctuation, editorial brackets, and elisions that keep the fragments in "
-        f"order, hide no negation or number and stand for at most {verdict['max_elided_words']} source words")
+        "source passage was named, and counted as benign only when a positive test showed it to be: "
+        "normalization (case, quotation marks, dashes, spacing, line breaks, a word hyphenated at a line end) "
+        "and punctuation; a timecode or the same speaker's label inside the quoted words; a British or American "
+        "spelling of the same word; the same number in another form (digits or words, a percent sign or the "
+        "word, a currency sign or its name, an abbreviated million or billion, an ordinal, a time of day); "
+        "[sic]; a bracket that changes only case, that inserts words without a negation, number, quantifier, "
+        "limiter, hedge, condition or reporting frame while replacing none, that puts a pronoun for a name or "
+        "noun phrase or shifts the speaker's pronoun to the third person, or that puts a noun phrase for a "
+        "pronoun or determiner — in every case naming only what (by word or stem) occurs in the "
+        f"{verdict['bracket_context_words']} words of the source before it; an ellipsis that leaves out whole "
+        "sentences of one speaker's turn, or words inside a sentence that carry no negation, number, "
+        "quantifier, limiter, hedge or modal, condition or exception, or reporting frame, never across a "
+        f"change of speaker and for at most {verdict['max_elided_words']} source words (the same test was "
+        "applied to the rest of a sentence cut by an ellipsis at the start or end of a quote)")
     if verdict["edited_is_verified"]:
-        text += (f"; disfluencies left out and typos in at most {verdict['edited_max_changes']:.0%} of the "
-                 "words, as well as contractions spelt out or made, counted as benign too. ")
+        text += ("; and, as light edits, fillers and stutters left out, contractions spelt out or made, and "
+                 "slips of the keyboard: a spelling one edit from the source word (two in words of seven letters "
+                 "or more) that keeps its first letter and is itself no word of the language (below Zipf "
+                 f"frequency {_num(verdict['word_min_zipf'])} in the wordfreq word list), never in a name, "
+                 f"number or negation, in at most {verdict['edited_max_changes']:.0%} of the words. ")
     else:
-        text += ". Quotes with disfluencies left out, typos or contractions changed were sent to review. "
+        text += (". Quotes with disfluencies left out, slips of the keyboard or contractions changed were sent "
+                 "to review. ")
+    text += ("The word classes come from a word list per language shipped with quoteverify; in a language "
+             "without one, no slip, bracket that replaces words, or ellipsis inside a sentence counted as benign. "
+             f"A quote counted as located when at least {verdict['min_coverage']:.0%} of its words aligned with "
+             "a source passage. ")
     text += (
-        "A changed number, negation or name, a splice, a reordering, any other changed word, or a fuzzy match "
-        f"ratio below {_num(verdict['min_match_ratio'])} sent a located quote to review, as did a match in "
-        "another document than the one named for the quote (misattribution). ")
+        "Any other difference — a changed number, negation or name, a splice, a reordering, any other changed "
+        f"word — or a fuzzy match ratio below {_num(verdict['min_match_ratio'])} sent a located quote to review, "
+        "as did a match in another document than the one named for the quote (misattribution). ")
     embedding = manifest.embedding
     if embedding.enabled:
         weights = (f" (weights file {embedding.weights_file}, SHA-256 {embedding.weights_sha256[:16]}…)"
@@ -142,7 +159,37 @@ def _method(manifest: Manifest) -> str:
     else:
         text += ("Sentence embeddings were not used in this run: the verdicts rest on lexical evidence alone "
                  "and no cosine similarities were computed. ")
-    return text + "Quotes that could not be located were classed unverified."
+    return text + _languages(manifest) + "Quotes that could not be located were classed unverified."
+
+
+def _languages(manifest: Manifest) -> str:
+    settings = manifest.config.get("language")
+    if not manifest.languages or settings is None:
+        return ""  # a manifest from before languages were recorded
+    if settings["code"] == "auto":
+        text = (f"The language of each document was detected with lingua from its first {settings['sample_chars']} "
+                f"characters, and that of each quote of at least {settings['min_quote_words']} words the detector "
+                f"was at least {settings['min_confidence']:.0%} sure of from the quote itself; any other quote was "
+                "taken to be in its document's language. ")
+    else:
+        text = f"Every document and quote was taken to be in the language {settings['code']}, as set for the run. "
+    counts = [f"{_plural(v['documents'], 'document')} and {_plural(v['quotes'], 'quote')} in {code}"
+              for code, v in manifest.languages.items()]
+    text += "Languages: " + "; ".join(counts) + ". "
+    with_lexicon = [code for code, v in manifest.languages.items() if v["lexicon"] and v["quotes"]]
+    without = [code for code, v in manifest.languages.items() if not v["lexicon"] and v["quotes"]]
+    if with_lexicon:
+        text += ("The word classes the verdict rests on (negations, quantifiers, limiters, hedges and modals, "
+                 "conditions, reporting frames, fillers) came from quoteverify's lexicons for "
+                 f"{', '.join(with_lexicon)}. ")
+    if without:
+        text += (f"Quotes in {', '.join(without)} had no lexicon and were checked conservatively: no elision, "
+                 "editorial bracket or slip counted as benign for them. ")
+    if manifest.embedding.enabled:
+        trained = ", ".join(manifest.config["embed"].get("languages", ["en"]))
+        text += (f"The embedding model's cosine was used to judge meaning only for quotes in {trained}, the "
+                 "languages it was trained for. ")
+    return text
 
 
 def _results(summary: Summary, manifest: Manifest, manifest_name: str, style: _Style) -> str:
@@ -221,5 +268,6 @@ def write_appendix(path: str | Path, results: list[QuoteResult], manifest: Manif
     style = APPENDIX_FORMATS.get(path.suffix.lower())
     if style is None:
         raise OutputError(f"{path}: unknown appendix format '{path.suffix}'; use {', '.join(APPENDIX_FORMATS)}")
-    data = render_appendix(results, manifest, style=style, manifest_name=manifest_name).encode("utf-8")
+    data = render_appendix(results, manifest, style=style, manifest_name=manifest_name)
+    data = utf8(data)
     write_atomic(path, lambda p: p.write_bytes(data))

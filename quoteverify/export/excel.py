@@ -20,6 +20,7 @@ from ..diff import BENIGN, EDITS, LOAD_BEARING
 from ..findings import write_findings_sheet
 from ..review import DECISIONS, SHEET, fingerprint
 from ..types import MATCH_TYPES, STATUSES, QuoteResult
+from ..display import displayable
 
 MAX_CELL = 32_767  # Excel's limit, in UTF-16 code units
 TRUNCATED = " […truncated; full text in the JSONL output]"
@@ -60,11 +61,15 @@ QUOTE_COLUMNS = (
     Column("quote", 60, _get("quote"), wrap=True),
     Column("matched_text", 60, _get("matched_text"), wrap=True),
     Column("document", 20, _get("document"), wrap=True),
+    Column("claimed_document", 20, _get("claimed_document"), wrap=True),
     Column("line", 7, _get("line")),
     Column("speaker", 14, _get("speaker"), wrap=True),
+    Column("claimed_speaker", 14, _get("claimed_speaker"), wrap=True),
     Column("timestamp", 12, _get("timestamp")),
     Column("reasons", 40, lambda r: "\n".join(r.reasons), wrap=True),
     Column("suggestion", 40, _get("suggestion"), wrap=True),
+    # Where the quote stands in the manuscript: the `context` column of `quoteverify extract`'s table.
+    Column("manuscript_context", 50, lambda r: r.extra.get(MANUSCRIPT_CONTEXT, ""), wrap=True),
     Column("bm25_score", 11, _get("bm25_score"), number_format="0.00"),
     Column("bm25_ratio", 11, _get("bm25_ratio"), number_format="0.00"),
     Column("cosine", 9, _get("cosine"), number_format="0.000"),
@@ -75,9 +80,26 @@ QUOTE_COLUMNS = (
     Column("reviewer_note", 40, _get("reviewer_note"), wrap=True),
     Column("fingerprint", 18, fingerprint),
 )
+MANUSCRIPT_CONTEXT = "context"
+USER_COLUMN_WIDTH = 20
 # Shown to the reviewer as the columns to fill in; `fingerprint` is hidden (it serves --previous).
 REVIEWER_COLUMNS = ("decision", "reviewer_note")
 HIDDEN_COLUMNS = ("fingerprint",)
+
+
+def _user_columns(results: list[QuoteResult]) -> tuple[Column, ...]:
+    """The quote table's own columns (a coder, a page, a memo), after the tool's, in the table's order;
+    one named like a tool column gets the prefix input_, as in the CSV."""
+    names = dict.fromkeys(k for r in results for k in r.extra if k != MANUSCRIPT_CONTEXT)
+    taken = {c.name for c in QUOTE_COLUMNS}
+    columns = []
+    for name in names:
+        header = name
+        while header in taken:
+            header = f"input_{header}"
+        taken.add(header)
+        columns.append(Column(header, USER_COLUMN_WIDTH, lambda r, name=name: r.extra.get(name, ""), wrap=True))
+    return tuple(columns)
 
 
 def write_workbook(path, results: list[QuoteResult], *, run=None) -> None:
@@ -85,22 +107,39 @@ def write_workbook(path, results: list[QuoteResult], *, run=None) -> None:
     from openpyxl import Workbook
 
     book = Workbook(write_only=True)
-    styles = _Styles.register(book)
-    _write_quotes(book.create_sheet(SHEET), results, styles)
-    _write_summary(book.create_sheet("Summary"), results, styles)
-    write_findings_sheet(book, results, styles=styles)  # only when the quotes cite findings
-    _write_method(book.create_sheet("Method"), results, run, styles)
-    book.save(path)
+    try:
+        styles = _Styles.register(book)
+        _write_quotes(book.create_sheet(SHEET), results, styles)
+        _write_summary(book.create_sheet("Summary"), results, styles)
+        write_findings_sheet(book, results, styles=styles)  # only when the quotes cite findings
+        _write_method(book.create_sheet("Method"), results, run, styles)
+        book.save(path)
+    except BaseException:
+        _abandon(book)
+        raise
+
+
+def _abandon(book) -> None:
+    """Close the worksheet writers of a workbook whose writing failed (a full disk, Ctrl-C) now: left to
+    the garbage collector, each fails again on its way out and Python prints that as a traceback."""
+    for sheet in getattr(book, "_sheets", ()):
+        for stream in (getattr(sheet, "_rows", None), getattr(getattr(sheet, "_writer", None), "xf", None)):
+            if stream is not None:
+                try:
+                    stream.close()
+                except Exception:
+                    pass  # the same failure as the one being raised
 
 
 # --- cell safety ----------------------------------------------------------------------------------
 
 
 def clean_text(text: str) -> str:
-    """Text without the control characters Excel rejects (tab, newline and carriage return stay)."""
+    """Text without the control characters Excel rejects (tab, newline and carriage return stay), lone
+    surrogates shown as U+FFFD."""
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
-    return ILLEGAL_CHARACTERS_RE.sub("", text)
+    return displayable(ILLEGAL_CHARACTERS_RE.sub("", text))
 
 
 def _utf16_len(text: str) -> int:
@@ -310,7 +349,7 @@ def _text_lines(text: str, width: float) -> int:
     return sum(max(1, math.ceil(len(part) / per_line)) for part in text.split("\n"))
 
 
-def _row_lines(result: QuoteResult) -> int:
+def _row_lines(result: QuoteResult, columns: tuple[Column, ...] = QUOTE_COLUMNS) -> int:
     """Lines the tallest wrapped cell of this row needs, capped at MAX_ROW_LINES.
 
     Rows get an explicit height because LibreOffice does not fit rows to wrapped
@@ -318,7 +357,7 @@ def _row_lines(result: QuoteResult) -> int:
     filling the screen.
     """
     tallest = 1
-    for column in QUOTE_COLUMNS:
+    for column in columns:
         if column.wrap and (text := column.value(result)):
             tallest = max(tallest, _text_lines(str(text), column.width))
             if tallest >= MAX_ROW_LINES:
@@ -326,10 +365,10 @@ def _row_lines(result: QuoteResult) -> int:
     return tallest
 
 
-def _quote_row(sheet, result: QuoteResult, styles: _Styles) -> list:
+def _quote_row(sheet, result: QuoteResult, styles: _Styles, columns: tuple[Column, ...] = QUOTE_COLUMNS) -> list:
     differences = result.differences
     cells = []
-    for column in QUOTE_COLUMNS:
+    for column in columns:
         if column.name == "quote":
             value = _rich(result.quote, [(d["quote_text"], d["kind"]) for d in differences], styles)
         elif column.name == "matched_text":
@@ -341,7 +380,8 @@ def _quote_row(sheet, result: QuoteResult, styles: _Styles) -> list:
             # The reviewer's cells keep theirs so that what they type wraps.
             cells.append(None)
             continue
-        style = styles.status.get(result.status) if column.name == "status" else styles.column[column.name]
+        style = (styles.status.get(result.status) if column.name == "status"
+                 else styles.column.get(column.name, styles.wrap))
         cells.append(_cell(sheet, value, style))
     return cells
 
@@ -350,9 +390,10 @@ def _write_quotes(sheet, results: list[QuoteResult], styles: _Styles) -> None:
     from openpyxl.utils import get_column_letter
     from openpyxl.worksheet.datavalidation import DataValidation
 
-    letters = {c.name: get_column_letter(k) for k, c in enumerate(QUOTE_COLUMNS, start=1)}
+    columns = QUOTE_COLUMNS + _user_columns(results)
+    letters = {c.name: get_column_letter(k) for k, c in enumerate(columns, start=1)}
     # Column widths and the frozen header must be set before the first row is streamed.
-    for column in QUOTE_COLUMNS:
+    for column in columns:
         dimension = sheet.column_dimensions[letters[column.name]]
         dimension.width = column.width
         dimension.hidden = column.name in HIDDEN_COLUMNS
@@ -361,20 +402,20 @@ def _write_quotes(sheet, results: list[QuoteResult], styles: _Styles) -> None:
     sheet.page_setup.orientation = "landscape"
 
     sheet.append([_cell(sheet, c.name, styles.reviewer_header if c.name in REVIEWER_COLUMNS else styles.header)
-                  for c in QUOTE_COLUMNS])
+                  for c in columns])
     # Worst first; Python's sort is stable, so ties keep their input order.
     order = sorted(range(len(results)), key=lambda k: results[k].confidence)
     for number, k in enumerate(order, start=2):
         result = results[k]
-        lines = _row_lines(result)
+        lines = _row_lines(result, columns)
         if lines > 1:
             sheet.row_dimensions[number].height = lines * LINE_HEIGHT
-        sheet.append(_quote_row(sheet, result, styles))
+        sheet.append(_quote_row(sheet, result, styles, columns))
         # The row is written; dropping its dimension keeps memory flat on large runs.
         sheet.row_dimensions.pop(number, None)
 
     last_row = len(results) + 1
-    last_letter = get_column_letter(len(QUOTE_COLUMNS))
+    last_letter = get_column_letter(len(columns))
     sheet.auto_filter.ref = f"A1:{last_letter}{last_row}"
     validation = DataValidation(
         type="list", formula1='"' + ",".join(DECISIONS) + '"', allow_blank=True,

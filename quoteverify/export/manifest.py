@@ -16,7 +16,7 @@ import json
 import os
 import platform
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from ..errors import ConfigError, InputError
 from ..types import MATCH_TYPES, STATUSES, QuoteResult
 from .tables import jsonl_bytes, write_atomic
+from ..display import utf8
 
 if TYPE_CHECKING:
     from ..embed import Embedder
@@ -46,6 +47,7 @@ class InputFile:
     doc_id: str = ""    # documents only
     encoding: str = ""  # documents only
     sheet: str = ""     # quote workbooks only: the sheet read, empty for the first
+    language: str = ""  # documents only: ISO 639-1, given or detected; empty when unknown
 
 
 @dataclass(frozen=True)
@@ -98,6 +100,8 @@ class Manifest:
     summary: Summary
     environment: dict[str, Any]
     warnings: tuple[str, ...] = ()
+    # Per language ("unknown" when none was told): documents, quotes checked in it, and whether it has a lexicon.
+    languages: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         index, window = self.config["index"], self.config["window"]
@@ -111,7 +115,7 @@ class Manifest:
             "created": self.created,
             "command": self.command,
             "inputs": {"documents": [_as_dict(d, "sheet") for d in self.documents],
-                       "quotes": _as_dict(self.quotes, "doc_id", "encoding") if self.quotes else None},
+                       "quotes": _as_dict(self.quotes, "doc_id", "encoding", "language") if self.quotes else None},
             "outputs": list(self.outputs),
             "results_sha256": self.results_sha256,
             "summary": _as_dict(self.summary),
@@ -122,6 +126,7 @@ class Manifest:
             "config": self.config,
             "environment": self.environment,
             "warnings": list(self.warnings),
+            "languages": self.languages,
         }
 
     @classmethod
@@ -137,7 +142,8 @@ class Manifest:
                 documents=tuple(InputFile(**d) for d in data["inputs"]["documents"]),
                 quotes=InputFile(**quotes) if quotes else None, outputs=tuple(data["outputs"]),
                 results_sha256=data["results_sha256"], summary=Summary(**data["summary"]),
-                environment=data["environment"], warnings=tuple(data.get("warnings", ())))
+                environment=data["environment"], warnings=tuple(data.get("warnings", ())),
+                languages=data.get("languages", {}))
         except (KeyError, TypeError, AttributeError) as exc:
             raise InputError(f"{source}: not a quoteverify manifest (version {MANIFEST_VERSION}): "
                              f"{exc} is missing or malformed; give the file written by "
@@ -228,7 +234,7 @@ def build_manifest(run: Run, *, base: str | Path = ".", quotes_path: str | Path 
     base = Path(base)
     documents = tuple(
         InputFile(path=_relative(d.path, base) if d.path else "", sha256=d.sha256, doc_id=d.doc_id,
-                  encoding=d.encoding)
+                  encoding=d.encoding, language=d.language)
         for d in run.documents)
     quotes = None
     if quotes_path is not None:
@@ -241,11 +247,20 @@ def build_manifest(run: Run, *, base: str | Path = ".", quotes_path: str | Path 
         command=command, config=run.config.as_dict(), embedding=_embedding(run.embedder), windows=run.windows,
         documents=documents, quotes=quotes, outputs=tuple(_relative(o, base) for o in outputs),
         results_sha256=results_sha256(run.results), summary=summarize(run.results), environment=environment(),
-        warnings=tuple(run.warnings))
+        warnings=tuple(run.warnings), languages=_languages(run))
+
+
+def _languages(run: Run) -> dict[str, dict[str, Any]]:
+    from ..lexicon import languages
+
+    documents = Counter(d.language or "unknown" for d in run.documents)
+    quotes = Counter(r.language or "unknown" for r in run.results)
+    return {code: {"documents": documents[code], "quotes": quotes[code], "lexicon": code in languages()}
+            for code in sorted(set(documents) | set(quotes))}
 
 
 def manifest_bytes(manifest: Manifest) -> bytes:
-    return (json.dumps(manifest.to_dict(), ensure_ascii=False, indent=2) + "\n").encode("utf-8")
+    return utf8(json.dumps(manifest.to_dict(), ensure_ascii=False, indent=2) + "\n")
 
 
 def write_manifest(path: str | Path, run: Run, **options: Any) -> Manifest:
@@ -271,6 +286,31 @@ def read_manifest(path: str | Path) -> Manifest:
     return Manifest.from_dict(data, source=str(path))
 
 
+# A source inside a QDA project is recorded as "project.qdpx!source name" (see quoteverify.qdpx).
+PROJECT_SOURCE = ".qdpx!"
+
+
+def _project_source_sha256(path: Path) -> str:
+    """The sha256 of a project's source as it is now; empty when the project or the source is gone."""
+    from ..qdpx import read_qdpx
+
+    project = Path(str(path).split("!", 1)[0])
+    if not project.is_file():
+        return ""
+    try:
+        documents = read_qdpx(project).documents
+    except InputError:
+        return ""
+    name = str(path).split("!", 1)[1]
+    return next((d.sha256 for d in documents if d.path.split("!", 1)[1] == name), "")
+
+
+def _document_paths(manifest: Manifest, base: Path) -> list[Path]:
+    """The files to read the documents from again: a QDA project once, however many sources it gave."""
+    paths = [base / (d.path.split("!", 1)[0] if PROJECT_SOURCE in d.path else d.path) for d in manifest.documents]
+    return list(dict.fromkeys(paths))
+
+
 def changed_inputs(manifest: Manifest, *, base: str | Path) -> list[InputChange]:
     """Inputs (documents, quote table, model weights) whose sha256 differs from the manifest's."""
     base = Path(base)
@@ -279,7 +319,8 @@ def changed_inputs(manifest: Manifest, *, base: str | Path) -> list[InputChange]
         recorded.append((manifest.quotes.path, base / manifest.quotes.path, manifest.quotes.sha256))
     changes = []
     for label, path, sha256 in recorded:
-        current = sha256_file(path) if path.is_file() else ""
+        current = _project_source_sha256(path) if PROJECT_SOURCE in str(path) else (
+            sha256_file(path) if path.is_file() else "")
         if current != sha256:
             changes.append(InputChange(label, sha256, current))
     if manifest.embedding.weights_sha256:
@@ -307,5 +348,21 @@ def rerun(manifest: Manifest, *, base: str | Path, embedder: Embedder | None = N
     except ConfigError as exc:
         raise ConfigError(f"the manifest's config does not fit quoteverify as installed ({exc}); "
                           f"install quoteverify {manifest.tool_version}, which wrote it") from None
-    quotes = load_quotes(base / manifest.quotes.path, sheet=manifest.quotes.sheet or None)
-    return run([base / d.path for d in manifest.documents], quotes, config, embedder=embedder, progress=progress)
+    quotes = load_quotes(base / manifest.quotes.path, sheet=manifest.quotes.sheet or None,
+                         columns=vars(config.columns))
+    return run(_document_paths(manifest, base), quotes, config, embedder=embedder, progress=progress)
+
+
+def recorded_outputs(manifest: Manifest, *, base: str | Path, source: str | Path) -> tuple[Path, ...]:
+    """The outputs ``manifest`` records, as paths under ``base`` (its folder). An edited manifest must not
+    make a rerun write elsewhere: an absolute path, or one that leaves the folder, is refused."""
+    base = Path(base)
+    inside = base.resolve()
+    paths = []
+    for output in manifest.outputs:
+        path = base / output
+        if Path(output).is_absolute() or not path.resolve().is_relative_to(inside):
+            raise InputError(f"{source}: refused: it records the output '{output}', outside the manifest's folder "
+                             f"{base}; rerun writes there only, unless you name the outputs with -o")
+        paths.append(path)
+    return tuple(paths)

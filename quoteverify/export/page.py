@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
+from ..display import utf8
 from ..errors import InputError, OutputError
 from ..review import DECISIONS, fingerprint
 from ..types import MATCH_TYPES, STATUSES, QuoteResult
@@ -158,8 +159,8 @@ def _asset(name: str) -> str:
 
 
 def page_bytes(results: list[QuoteResult], *, title: str = "quoteverify review") -> bytes:
-    # A lone surrogate (bytes decoded with surrogateescape, given through the Python API) cannot be UTF-8.
-    return render_page(results, title=title).encode("utf-8", "backslashreplace")
+    # A lone surrogate (bytes that were not UTF-8) cannot be UTF-8: shown as U+FFFD, as in every output.
+    return utf8(render_page(results, title=title))
 
 
 def load_results(path: str | Path) -> list[QuoteResult]:

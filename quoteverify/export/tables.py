@@ -5,19 +5,20 @@ import csv
 import io
 import json
 import os
-import secrets
 from dataclasses import fields
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from ..errors import OutputError
+from ..transaction import clean_output_folder
 from ..types import QuoteResult
 
 # Columns of CSV and DataFrames, in this order; lists are JSON-encoded in CSV.
 COLUMNS = ("quote_id", "row", "status", "match_type", "confidence", "band", "quote", "claimed_document",
-           "document", "start", "end", "line", "speaker", "timestamp", "matched_text", "context_before",
-           "context_after", "reasons", "differences", "bm25_score", "bm25_ratio", "cosine", "match_ratio",
-           "suggestion", "document_sha256", "finding", "finding_confidence", "decision", "reviewer_note")
+           "document", "start", "end", "line", "speaker", "timestamp", "language", "matched_text",
+           "context_before", "context_after", "reasons", "differences", "bm25_score", "bm25_ratio", "cosine", "match_ratio",
+           "suggestion", "document_sha256", "finding", "finding_confidence", "claimed_speaker", "decision",
+           "reviewer_note")
 
 
 def _flat(result: QuoteResult) -> dict[str, Any]:
@@ -30,12 +31,18 @@ def _flat(result: QuoteResult) -> dict[str, Any]:
     return row
 
 
+# Whole numbers that are missing for some quotes (an unlocated quote has no start): nullable integers,
+# not floats with NaN, so 1234 stays 1234.
+INTEGER_COLUMNS = ("row", "start", "end", "line")
+
+
 def to_frame(results: Iterable[QuoteResult]):
     import pandas as pd
 
     rows = [_flat(r) for r in results]
     columns = list(COLUMNS) + sorted({k for r in rows for k in r} - set(COLUMNS))
-    return pd.DataFrame(rows, columns=columns)
+    frame = pd.DataFrame(rows, columns=columns)
+    return frame.astype({c: "Int64" for c in INTEGER_COLUMNS})
 
 
 def jsonl_bytes(results: list[QuoteResult]) -> bytes:
@@ -103,29 +110,15 @@ def check_output_path(path: str | Path, *, inputs: Iterable[str | Path] = (),
         if Path(other).resolve() == path.resolve():
             raise OutputError(f"{path}: is also an input of this run and would be replaced; "
                               "choose another output name")
+    clean_output_folder(path.parent)
 
 
 def write_atomic(path: Path, write: Callable[[Path], None]) -> None:
-    """Write through a temporary file in the same folder, renamed into place at the end.
+    """Write through a temporary file renamed into place (see quoteverify.transaction)."""
+    from ..transaction import write_atomic as write_through
 
-    An interrupted or failed write leaves no partial file, and a file already at
-    ``path`` as it was; a finished one replaces it.
-    """
-    path = Path(path)
     check_output_path(path)
-    tmp = path.parent / f".{path.name}.{secrets.token_hex(4)}.part"
-    try:
-        # os.open rather than mkstemp: the file gets the usual permissions (0666 less the umask), not 0600.
-        os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
-        write(tmp)
-        os.replace(tmp, path)
-    except OSError as exc:
-        tmp.unlink(missing_ok=True)
-        raise OutputError(f"{path}: cannot be written ({exc.strerror or exc}); "
-                          f"check the free space and permissions of {path.parent}") from None
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+    write_through(Path(path), write)
 
 
 def _write_bytes(data: bytes) -> Callable[[Path], None]:

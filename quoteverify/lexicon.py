@@ -1,0 +1,165 @@
+"""Word classes of a language, read from ``quoteverify/lexicons/<language>.yaml``.
+
+The verdict contract calls a difference benign only when a positive test shows
+it is; several tests ask whether some words carry meaning a reader relies on:
+a negation, a quantifier, a limiter, a hedge or modal, a condition or
+exception, or a reporting frame. Those classes are data, one file per
+language, so a language is added by writing a file, not code. A language with
+no file has no lexicon (``lexicon_for`` returns None) and is checked
+conservatively by the rules.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import yaml
+
+# The classes whose words an ellipsis may not hide and a bracket may not add, in the order reasons name them.
+MEANING_CLASSES = ("negation", "quantifier", "limiter", "hedge", "condition", "reporting")
+_FILE_KEYS = {"negation": "negations", "quantifier": "quantifiers", "limiter": "limiters", "hedge": "hedges",
+              "condition": "conditions", "reporting": "reporting"}
+APOSTROPHES = "'’ʼ`´"
+
+
+def _folder() -> Path:
+    return Path(str(resources.files("quoteverify").joinpath("lexicons")))
+
+
+def languages() -> tuple[str, ...]:
+    """The languages that have a lexicon file."""
+    return tuple(sorted(p.stem for p in _folder().glob("*.yaml")))
+
+
+@dataclass(frozen=True)
+class Lexicon:
+    """The word classes of one language (all lower case, apostrophes straight)."""
+
+    language: str
+    wordfreq: str                                   # wordfreq's code for the real-word test
+    phrases: dict[str, frozenset[tuple[str, ...]]]   # class -> its words and phrases, as word tuples
+    negation_suffixes: tuple[str, ...]
+    negation_prefixes: tuple[str, ...]
+    fillers: frozenset[str]
+    pronouns: frozenset[str]
+    determiners: frozenset[str]
+    person_shifts: frozenset[tuple[str, str]]   # (the speaker's pronoun, a third person's), as a bracket may shift it
+    contractions: dict[str, tuple[tuple[str, ...], ...]]
+    irregular_contractions: dict[str, tuple[str, ...]]
+    elisions: tuple[str, ...]
+    spelling_suffixes: tuple[tuple[str, str], ...]
+    spelling_words: frozenset[frozenset[str]]
+    # A preposition and an article written as one word ("zum": zu dem, "del": de el), for rules that need them.
+    contracted_articles: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def is_negation(self, word: str) -> bool:
+        """A word that negates on its own, or by its ending ("isn't") or beginning ("n'est")."""
+        if (word,) in self.phrases["negation"]:
+            return True
+        return (any(word.endswith(s) and len(word) > len(s) for s in self.negation_suffixes)
+                or any(word.startswith(p) and len(word) > len(p) for p in self.negation_prefixes))
+
+    def find(self, words: Sequence[str], classes: Iterable[str] = MEANING_CLASSES) -> list[tuple[str, str]]:
+        """(class, phrase) for each word or phrase of the given classes among ``words``, in class order."""
+        found: list[tuple[str, str]] = []
+        for cls in classes:
+            entries = self.phrases[cls]
+            longest = max((len(e) for e in entries), default=0)
+            hits: list[str] = []
+            k = 0
+            while k < len(words):
+                for n in range(min(longest, len(words) - k), 0, -1):
+                    if tuple(words[k:k + n]) in entries:
+                        hits.append(" ".join(words[k:k + n]))
+                        k += n - 1
+                        break
+                else:
+                    if cls == "negation" and self.is_negation(words[k]):
+                        hits.append(words[k])
+                k += 1
+            found += [(cls, h) for h in dict.fromkeys(hits)]
+        return found
+
+    def same_spelling(self, a: str, b: str) -> bool:
+        """Whether two words are one word spelt two ways (British and American, say)."""
+        if frozenset((a, b)) in self.spelling_words:
+            return True
+        for x, y in self.spelling_suffixes:
+            for p, q in ((a, b), (b, a)):
+                if p.endswith(x) and q.endswith(y) and p[: -len(x)] == q[: -len(y)] and len(p) > len(x) + 1:
+                    # A doubled l is British only after an unstressed syllable: travelled, not filled for filed.
+                    if x.startswith("ll") and len(_VOWELS.findall(p[: -len(x)])) < 2:
+                        continue
+                    return True
+        return False
+
+
+_VOWELS = re.compile(r"[aeiouy]+")
+
+
+def _words(entry: object) -> tuple[str, ...]:
+    if not isinstance(entry, str):  # YAML reads a bare no, yes, on or off as a boolean
+        raise ValueError(f"lexicon entry {entry!r} is not text; put it in quotes")
+    # Tokens split at hyphens ("peut-être" is two words), so entries are split the same way.
+    return tuple(straight(entry).replace("-", " ").split())
+
+
+def straight(text: str) -> str:
+    """Case-folded with every kind of apostrophe made straight, as normalized text has it.
+
+    Case folding, not lower case: normalized text spells "ß" as "ss", so "bloß" must be looked up as "bloss".
+    """
+    for a in APOSTROPHES[1:]:
+        text = text.replace(a, "'")
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+def _read(path: Path) -> Lexicon:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    phrases = {cls: frozenset(_words(e) for e in data.get(key) or ()) for cls, key in _FILE_KEYS.items()}
+    contractions = {straight(k): tuple(tuple(straight(w) for w in reading) for reading in v)
+                    for k, v in (data.get("contractions") or {}).items()}
+    irregular = {straight(k): tuple(straight(w) for w in v)
+                 for k, v in (data.get("irregular_contractions") or {}).items()}
+    return Lexicon(
+        language=data["language"], wordfreq=data.get("wordfreq", data["language"]), phrases=phrases,
+        negation_suffixes=tuple(straight(s) for s in data.get("negation_suffixes") or ()),
+        negation_prefixes=tuple(straight(s) for s in data.get("negation_prefixes") or ()),
+        fillers=frozenset(straight(w) for w in data.get("fillers") or ()),
+        pronouns=frozenset(straight(w) for w in data.get("pronouns") or ()),
+        determiners=frozenset(straight(w) for w in data.get("determiners") or ()),
+        person_shifts=frozenset((straight(a), straight(b)) for a, b in data.get("person_shifts") or ()),
+        contractions=contractions, irregular_contractions=irregular,
+        elisions=tuple(straight(e) for e in data.get("elisions") or ()),
+        spelling_suffixes=tuple((straight(a), straight(b)) for a, b in data.get("spelling_suffixes") or ()),
+        spelling_words=frozenset(frozenset((straight(a), straight(b)))
+                                 for a, b in data.get("spelling_words") or ()),
+        contracted_articles={straight(k): tuple(straight(w) for w in v)
+                             for k, v in (data.get("contracted_articles") or {}).items()},
+    )
+
+
+@lru_cache(maxsize=None)
+def lexicon_for(language: str | None) -> Lexicon | None:
+    """The lexicon of a language (an ISO 639-1 code such as "en"), or None when there is none."""
+    if not language:
+        return None
+    path = _folder() / f"{language.lower()}.yaml"
+    return _read(path) if path.is_file() else None
+
+
+@lru_cache(maxsize=200_000)
+def _zipf(word: str, code: str) -> float:
+    from wordfreq import zipf_frequency  # loads a language's word list on first use (~0.3 s)
+
+    return zipf_frequency(word, code)
+
+
+def is_word(word: str, lexicon: Lexicon, *, min_zipf: float) -> bool:
+    """Whether ``word`` is a word of the language: at least ``min_zipf`` in wordfreq's list."""
+    return _zipf(word, lexicon.wordfreq) >= min_zipf

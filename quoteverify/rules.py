@@ -1,0 +1,201 @@
+"""The verdict contract: each benign kind of difference and its positive test.
+
+A difference between a quote and its source is benign only when one of these
+tests shows it is; whatever passes none is a change of meaning. Each test is a
+small function; its thresholds come from the ``verdict`` section of the config
+and its word classes from the language's lexicon (quoteverify.lexicon). Where
+a language has no lexicon, no slip, bracket that replaces words, or ellipsis
+inside a sentence can be shown benign.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+from rapidfuzz.distance import OSA
+
+from .lexicon import MEANING_CLASSES, Lexicon, is_word, lexicon_for
+
+
+@dataclass(frozen=True)
+class Contract:
+    """What the rules need for one quote: the language's lexicon and the thresholds."""
+
+    language: str
+    lexicon: Lexicon | None
+    word_min_zipf: float          # a spelling this frequent (wordfreq Zipf) is a word: a slip into it is a word change
+    bracket_context_words: int    # how far back what a bracket names must occur
+    function_word_zipf: float = 6.0  # a word this frequent names nothing a bracket must find before it
+
+    @classmethod
+    def of(cls, language: str, verdict) -> "Contract":
+        return cls(language, lexicon_for(language), verdict.word_min_zipf, verdict.bracket_context_words,
+                   verdict.function_word_zipf)
+
+    def is_negation(self, word: str) -> bool:
+        return self.lexicon is not None and self.lexicon.is_negation(word)
+
+    def meaning_words(self, words: Sequence[str]) -> list[tuple[str, str]]:
+        """(class, words) of what carries meaning among ``words``: negations, quantifiers, limiters, ..."""
+        return self.lexicon.find(words, MEANING_CLASSES) if self.lexicon else []
+
+
+def slip(contract: Contract, quote_word: str, source_word: str) -> bool:
+    """A typo: the quote's spelling is no word of the language and one slip from the source word.
+
+    A slip keeps the first letter and is one edit away (a swap of neighbours
+    counts as one; two edits in a word of seven letters or more). Names,
+    numbers and negations are never slips: the caller labels those first.
+    """
+    if contract.lexicon is None or not quote_word or not source_word or quote_word[0] != source_word[0]:
+        return False
+    shortest = min(len(quote_word), len(source_word))
+    if shortest < 3 or OSA.distance(quote_word, source_word) > (1 if shortest < 7 else 2):
+        return False
+    return not is_word(quote_word, contract.lexicon, min_zipf=contract.word_min_zipf)
+
+
+def spelling_variant(contract: Contract, quote_words: Sequence[str], source_words: Sequence[str]) -> bool:
+    """One word in two spellings of the language (colour/color, learnt/learned)."""
+    if contract.lexicon is None or not quote_words or not source_words:
+        return False
+    if contract.lexicon.same_spelling(" ".join(quote_words), " ".join(source_words)):
+        return True  # "all right" for "alright"
+    if len(quote_words) != len(source_words):
+        return False
+    return all(q == s or contract.lexicon.same_spelling(q, s) for q, s in zip(quote_words, source_words))
+
+
+def benign_join(contract: Contract, quote_words: Sequence[str], source_words: Sequence[str], *,
+                hyphenated: bool) -> bool:
+    """Words joined or split ("equi-/pment" for "equipment") with the same letters.
+
+    Benign only when the split form is written with a hyphen (a compound or a
+    word broken at a line end) or one of its pieces is no word of the language;
+    "not able" for "notable" and "a typical" for "atypical" are other words.
+    """
+    if hyphenated:
+        return True
+    if contract.lexicon is None:
+        return False
+    split = quote_words if len(quote_words) > len(source_words) else source_words
+    return any(not is_word(w, contract.lexicon, min_zipf=contract.word_min_zipf) for w in split)
+
+
+@dataclass(frozen=True)
+class BracketTest:
+    kind: str      # editorial (benign), word, negation or number
+    reason: str    # why, for a non-benign bracket
+
+
+def bracket(contract: Contract, inserted: Sequence[str], replaced: Sequence[str],
+            context: frozenset[str], *, after: str = "") -> BracketTest:
+    """An editorial bracket against the source words it replaces.
+
+    Benign: the same words (a case change, ``[T]he``); an insertion that
+    replaces nothing and adds no word that carries meaning (negation,
+    quantifier, limiter, hedge, condition, reporting frame: numbers are the
+    caller's), either glossing the pronoun it follows (``after``) or naming
+    only what the text before names; a pronoun put for a name or noun
+    phrase (``[her]`` for *Dr. Okafor*), or the speaker's pronoun shifted to
+    the third person (``[she]`` for *I*); or a noun phrase put for a pronoun
+    or determiner whose every content word occurs in the text just before
+    (``context``, with the turn's speaker label).
+    Anything else changes what the speaker said.
+    """
+    if list(inserted) == list(replaced) or "".join(inserted) == "".join(replaced):
+        return BracketTest("editorial", "")  # [T]he, T[he]: a case change
+    lexicon = contract.lexicon
+    if lexicon is None:
+        what = "replaces" if replaced else "adds"
+        return BracketTest("word", f"the language ({contract.language}) has no lexicon to check what the "
+                                   f"bracket {what}")
+    added = [w for _, w in contract.meaning_words(inserted)]
+    if added:
+        return BracketTest("word", f"the bracket adds {', '.join(repr(w) for w in added)}")
+    if not replaced:
+        if after in lexicon.pronouns:
+            return BracketTest("editorial", "")  # "we [the members]": a gloss of the referent, the words stand
+        return _names_only_what_came_before(contract, list(inserted), context)  # "24 [cancelled] contracts"
+    covered = {w for reading in contraction_readings(lexicon, replaced) for w in reading}
+    standing = [w for w in replaced if w not in inserted]
+    new = [w for w in inserted if w not in replaced and w not in covered]
+    if len(new) == 1 and len(standing) == 1 and (standing[0], new[0]) in lexicon.person_shifts:
+        return BracketTest("editorial", "")  # "[she]" for "I": the speaker named in the third person
+    pointing = lexicon.pronouns | lexicon.determiners
+    if new and all(w in lexicon.pronouns for w in new):
+        if any(w in pointing for w in standing) or contract.meaning_words(standing):
+            return BracketTest("word", "the bracket replaces " + repr(" ".join(replaced)))
+        return BracketTest("editorial", "")  # "[her]" for a name: the same referent, less specific
+    if not all(w in pointing or _expands_to(lexicon, w) for w in standing):
+        return BracketTest("word", "the bracket replaces " + repr(" ".join(replaced)))
+    return _names_only_what_came_before(contract, new, context)
+
+
+def _names_only_what_came_before(contract: Contract, words: list[str], context: frozenset[str]) -> BracketTest:
+    """Benign when every content word a bracket puts in occurs (or its stem does) in the text before it."""
+    lexicon = contract.lexicon
+    assert lexicon is not None
+    stems = {stem(contract.language, w) for w in context}
+    for word in words:
+        word = word.removesuffix("'s")
+        if word in lexicon.pronouns or word in lexicon.determiners or _function_word(contract, word):
+            continue
+        if word not in context and stem(contract.language, word) not in stems:
+            return BracketTest("word", f"the bracket names {word!r}, which the text before does not mention")
+    return BracketTest("editorial", "")
+
+
+def _function_word(contract: Contract, word: str) -> bool:
+    """A word so frequent it names nothing (the, of, to, is): verdict.function_word_zipf or more in wordfreq."""
+    assert contract.lexicon is not None
+    return is_word(word, contract.lexicon, min_zipf=contract.function_word_zipf)
+
+
+_SNOWBALL = {"en": "english", "de": "german", "fr": "french", "es": "spanish", "it": "italian",
+             "pt": "portuguese", "nl": "dutch"}
+
+
+@lru_cache(maxsize=100_000)
+def stem(language: str, word: str) -> str:
+    """The Snowball stem of a word ("methods" -> "method"); the word itself where Snowball has no stemmer."""
+    if language not in _SNOWBALL:
+        return word
+    return _stemmer(_SNOWBALL[language]).stem(word)
+
+
+@lru_cache(maxsize=None)
+def _stemmer(name: str):
+    from nltk.stem.snowball import SnowballStemmer  # about a second to import: only brackets that name a referent
+
+    return SnowballStemmer(name)
+
+
+def _expands_to(lexicon: Lexicon, word: str) -> bool:
+    """Whether a contracted word is a pronoun and a verb ("it's", "they're")."""
+    for ending in lexicon.contractions:
+        if word.endswith(ending) and word[: -len(ending)] in lexicon.pronouns:
+            return True
+    return False
+
+
+def contraction_readings(lexicon: Lexicon | None, words: Sequence[str], limit: int = 6) -> set[tuple[str, ...]]:
+    """Every reading of some words with their contractions spelt out ("isn't" -> "is not")."""
+    if lexicon is None or len(words) > limit:
+        return set()
+    readings: list[tuple[str, ...]] = [()]
+    for word in words:
+        options: list[tuple[str, ...]] = [(word,)]
+        if word in lexicon.irregular_contractions:
+            options = [lexicon.irregular_contractions[word]]
+        else:
+            for ending, meanings in lexicon.contractions.items():
+                if word.endswith(ending) and len(word) > len(ending):
+                    stem = word[: -len(ending)]
+                    options = [(stem, *meaning) for meaning in meanings]
+                    if ending == "'s":
+                        options.append((word,))  # or a possessive
+                    break
+        readings = [r + o for r in readings for o in options]
+    return set(readings)
