@@ -15,8 +15,8 @@ extra columns), whether the claimed document exists, the configuration (less
 what only spreads the work), the embedding model, and a hash of the package's
 own files (a result computed by other code is another result).
 
-Each entry is one file under ``<cache>/results/``: a sha256 of the payload,
-then the payload (the result as JSON). An entry whose checksum, JSON or fields
+Each entry is one file under ``<cache>/results/``: a sha256 of its key and
+payload, then the payload (the result as JSON). An entry whose checksum, JSON or fields
 do not match is deleted and the quote checked again, with one warning per run;
 a damaged cache costs time, never a wrong result.
 """
@@ -101,7 +101,7 @@ class ResultCache:
                 raw = path.read_bytes()
             except OSError:
                 continue
-            result = _decode(raw)
+            result = _decode(key, raw)
             if result is None:
                 damaged += 1
                 try:
@@ -125,7 +125,7 @@ class ResultCache:
             path = self._path(key)
             payload = json.dumps(result.to_dict(), ensure_ascii=False, sort_keys=True).encode("utf-8",
                                                                                              "surrogatepass")
-            data = hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+            data = _checksum(key, payload) + b"\n" + payload
             tmp = None
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
@@ -147,9 +147,14 @@ def _document_key(document: Any) -> str:
                   repr(document.language))
 
 
-def _decode(raw: bytes) -> QuoteResult | None:
+def _checksum(key: str, payload: bytes) -> bytes:
+    # The key is in the sum: another quote's intact entry copied under this name is damage too.
+    return hashlib.sha256(key.encode() + b"\n" + payload).hexdigest().encode()
+
+
+def _decode(key: str, raw: bytes) -> QuoteResult | None:
     checksum, sep, payload = raw.partition(b"\n")
-    if not sep or hashlib.sha256(payload).hexdigest().encode() != checksum:
+    if not sep or _checksum(key, payload) != checksum:
         return None
     try:
         data = json.loads(payload.decode("utf-8", "surrogatepass"))

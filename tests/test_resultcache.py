@@ -105,13 +105,23 @@ def test_a_damaged_entry_is_discarded_with_a_warning(tmp_path: Path, aligned: li
     assert aligned == [] and third.warnings == []
 
 
+def test_another_quotes_intact_entry_under_this_name_is_discarded(tmp_path: Path) -> None:
+    first = _run(tmp_path)
+    entries = sorted((tmp_path / "cache" / "results").rglob("*.json"))
+    entries[0].write_bytes(entries[1].read_bytes())
+    second = _run(tmp_path)
+    assert jsonl_bytes(second.results) == jsonl_bytes(first.results)
+    assert len(second.warnings) == 1
+
+
 def test_a_forged_entry_with_a_matching_checksum_but_wrong_fields_is_discarded(tmp_path: Path) -> None:
     import hashlib
 
     first = _run(tmp_path)
     entry = sorted((tmp_path / "cache" / "results").rglob("*.json"))[0]
     payload = b'{"status": "verified"}'
-    entry.write_bytes(hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload)
+    checksum = hashlib.sha256(entry.stem.encode() + b"\n" + payload).hexdigest().encode()
+    entry.write_bytes(checksum + b"\n" + payload)
     second = _run(tmp_path)
     assert jsonl_bytes(second.results) == jsonl_bytes(first.results)
     assert len(second.warnings) == 1
