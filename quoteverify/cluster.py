@@ -1,12 +1,15 @@
 """verify() on a Dask cluster: the quotes split into chunks, checked on the workers.
 
-Each worker prepares the documents (normalize, window, BM25 index) once and
-keeps them for every chunk it is given, with its own embedding model, loaded
-once; a chunk of quotes goes out and its results come back, in input order.
+With a cache folder the workers share, the documents are first normalized in
+size-balanced shards, one per worker, and the BM25 index built once, into the
+cache. Each worker then reads the prepared corpus once and keeps it for every
+chunk it is given, with its own embedding model, loaded once; a chunk of
+quotes goes out and its results come back, in input order.
 A worker calls the same ``pipeline.check_quotes`` as the in-process run, over
 the same whole corpus, so every result is the one the in-process run gives:
 BM25 weights and the exact fast path's "first occurrence" are corpus-wide
-notions, and splitting the documents would change them.
+notions, and checking against a shard of the documents would change them
+(README: "Beyond one machine").
 
 ``--cluster local[:N]`` starts a ``distributed.LocalCluster`` of N worker
 processes with one thread each; ``--cluster tcp://HOST:PORT`` uses a running
