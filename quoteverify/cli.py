@@ -7,6 +7,7 @@ import sys
 import time
 from collections import Counter
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 
 import click
@@ -187,6 +188,10 @@ def main() -> None:
               help="Cache folder for prepared documents, the BM25 index and embeddings "
                    "(default: $XDG_CACHE_HOME/quoteverify or ~/.cache/quoteverify).")
 @click.option("--no-cache", is_flag=True, help="Neither read nor write the cache.")
+@click.option("--cluster", metavar="local[:N]|tcp://HOST:PORT",
+              help="Check the quotes on a Dask cluster: 'local:N' starts N worker processes here, "
+                   "'tcp://HOST:PORT' uses a running scheduler. Same results as without; needs "
+                   "pip install 'quoteverify[dask]'.")
 @click.option("--previous", type=click.Path(path_type=Path),
               help="A reviewed triage workbook (or a decisions file saved by the review page, .json or .csv) "
                    "from an earlier run; its decisions and notes are carried "
@@ -215,7 +220,7 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
            report_path: Path | None = None, cards_path: Path | None = None, store_target: str | None = None,
            record: bool = False, quote_col: str | None = None, id_col: str | None = None,
            doc_col: str | None = None, speaker_col: str | None = None, finding_col: str | None = None,
-           quiet: bool = False, language: str | None = None) -> None:
+           quiet: bool = False, language: str | None = None, cluster: str | None = None) -> None:
     """Verify the quotes in QUOTES against the documents DOCS (files or folders).
 
     A REFI-QDA project (.qdpx) can be DOCS (its sources), QUOTES (its coded
@@ -253,6 +258,10 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
             check_output_path(output, inputs=inputs, suffixes=FORMATS)
         if manifest_path is not None:
             check_output_path(manifest_path, inputs=inputs)
+        if cluster is not None:
+            from .cluster import parse_cluster, run_on_cluster
+
+            run = partial(run_on_cluster, cluster=parse_cluster(cluster))
         overrides: dict = {"embed": {"enabled": False}} if no_embed else {}
         named = {"quote": quote_col, "quote_id": id_col, "document": doc_col, "speaker": speaker_col,
                  "finding": finding_col}

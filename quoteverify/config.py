@@ -44,6 +44,9 @@ _RANGES: dict[str, tuple[float, float]] = {
     "embed.batch_size": (1, 4096),
     "embed.threads": (1, 256),
     "output.context_chars": (0, 100_000),
+    "cluster.connect_seconds": (1, 3600),
+    "cluster.chunks_per_worker": (1, 1000),
+    "cluster.min_chunk": (1, 1_000_000),
     "extract.min_words": (1, 1000),  # quoteverify extract: shortest untagged quoted phrase kept
     "language.min_quote_words": (1, 100_000),
     "language.min_confidence": (0.0, 1.0),

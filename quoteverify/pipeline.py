@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from .align import Aligner
 from .archive import ArchiveLimits
@@ -19,6 +19,7 @@ from .index import Bm25Index
 from .language import cosine_applies, detect_quote_languages, with_languages
 from .lexicon import lexicon_for
 from .parallel import ordered_map
+from .resultcache import ResultCache
 from .load import (LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes,
                    sha256_bytes)
 from .types import Alignment, Comparison, Document, Quote, QuoteResult
@@ -75,6 +76,128 @@ def _embedder(config: Config, embedder: Embedder | None, cache: Cache) -> Embedd
     return CachedEmbedder(embedder, cache)
 
 
+@dataclass
+class Prepared:
+    """The documents made ready to search: what every quote is checked against."""
+
+    corpus: Corpus
+    index: Bm25Index
+    aligner: Aligner
+    windows: int
+    index_seconds: float = 0.0
+
+
+def prepare(documents: tuple[Document, ...], config: Config, *, cache: Cache,
+            lap: Callable[[str], None] | None = None) -> Prepared:
+    """Normalize, window and (lazily) index the documents."""
+    corpus = Corpus(documents, cache=cache)
+    if lap:
+        lap("normalize")
+    windows = make_windows(corpus, size=config.window.size, overlap=config.window.overlap)
+    index = Bm25Index(corpus, windows, backend=config.index.backend, k1=config.index.k1, b=config.index.b,
+                      cache=cache, key=f"{config.window.size}/{config.window.overlap}")
+    aligner = Aligner(corpus, index, align=config.align, top_k=config.index.top_k)
+    if lap:
+        lap("window")
+    return Prepared(corpus, index, aligner, len(windows))
+
+
+def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config, embed: Embedder | None, *,
+                 own_languages: Sequence[str], progress: Progress | None = None,
+                 lap: Callable[[str], None] | None = None, cached: ResultCache | None = None) -> list[QuoteResult]:
+    """One result per quote, in order: the stages after indexing.
+
+    Both the in-process run and a cluster worker (quoteverify.cluster) call this.
+    ``own_languages``: each quote's language as given (language.with_languages).
+    ``cached``: results kept between runs (see quoteverify.resultcache).
+    """
+    lap = lap or (lambda stage: None)
+    corpus, index, aligner = prepared.corpus, prepared.index, prepared.aligner
+    keys: dict[int, str] = {}
+    reused: dict[int, QuoteResult] = {}
+    prepared_quotes: dict[int, PreparedQuote] = {}
+    contracts: dict[str, Contract] = {}
+
+    def contract(k: int, alignment: Alignment) -> Contract:
+        language = _language(own_languages[k], alignment, corpus, quote_list[k].claimed_document)
+        if language not in contracts:
+            contracts[language] = Contract.of(language, config.verdict)
+        return contracts[language]
+
+    def check(k: int) -> tuple[Alignment, Comparison]:
+        pq = prepared_quotes[k]
+        alignment = aligner.align(pq, corpus.by_id.get(quote_list[k].claimed_document))
+        target = alignment
+        if alignment.passage is not None and coverage(alignment) < config.verdict.min_coverage:
+            # Too little aligns for a quotation: compare with the passage it may paraphrase.
+            target = Alignment("passage", (alignment.passage,), alignment.quote_words)
+        return alignment, compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words,
+                                  contract=contract(k, alignment))
+
+    # The exact fast path first, here; what it does not settle is aligned in parallel.
+    checked: dict[int, tuple[Alignment, Comparison]] = {}
+    exacts: dict[int, Alignment] = {}
+    rest: list[int] = []
+    for k, quote in enumerate(quote_list):
+        if quote.problem:
+            checked[k] = (Alignment("none", (), 0), Comparison((), None, ""))
+            continue
+        pq = prepare_quote(quote.text, corpus)
+        prepared_quotes[k] = pq
+        exact = aligner.align_exact(pq, corpus.by_id.get(quote.claimed_document))
+        if exact is None:
+            rest.append(k)
+        else:
+            exacts[k] = exact
+    if cached is not None:
+        keys = {k: cached.key(quote_list[k], config, embed, corpus, exact=exacts.get(k), language=own_languages[k])
+                for k in [*exacts, *rest]}
+        reused = cached.load(keys)
+        rest = [k for k in rest if k not in reused]
+    # Only quotes not found word for word need their own language told: one that is is in its document's.
+    own_languages = list(own_languages)
+    detect_quote_languages([s.document for s in corpus.sources], quote_list, own_languages, rest, config.language)
+    for k, exact in exacts.items():
+        if k not in reused:
+            checked[k] = (exact, compare(prepared_quotes[k], exact, corpus,
+                                         splice_gap_words=config.align.splice_gap_words, contract=contract(k, exact)))
+    if progress:
+        progress(len(checked) + len(reused), len(quote_list))
+    if rest:
+        index.build()
+        done = len(checked) + len(reused)
+        report = (lambda n: progress(done + n, len(quote_list))) if progress else None
+        checked.update(zip(rest, ordered_map(check, rest, workers=config.align.workers, on_done=report)))
+    prepared.index_seconds = index.build_seconds
+    lap("align")
+
+    needs = [k for k in sorted(checked) if needs_cosine(*checked[k], config.verdict)]
+    # A model not trained for a quote's language scores word pieces, not meaning: no cosine for such a quote.
+    unjudged = {k for k in needs if embed is not None
+                and not cosine_applies(_language(own_languages[k], checked[k][0], corpus,
+                                                 quote_list[k].claimed_document), config)}
+    needs = [k for k in needs if k not in unjudged]
+    scores: dict[int, float] = {}
+    if embed is not None and needs:
+        values = cosines(embed, [(quote_list[k].text, checked[k][1].pieces_text) for k in needs])
+        scores = dict(zip(needs, values))
+    lap("embed")
+
+    results = [
+        reused[k] if k in reused
+        else _result(quote, *checked[k], scores.get(k), corpus, config, own_languages[k])
+        for k, quote in enumerate(quote_list)
+    ]
+    for k in sorted(unjudged):
+        language = f"'{results[k].language}'" if results[k].language else "an unknown language"
+        results[k].reasons.append(f"meaning not compared: the embedding model is not trained for {language} "
+                                  "(embed.languages)")
+    if cached is not None:
+        cached.save({keys[k]: results[k] for k in keys if k not in reused})
+    lap("classify")
+    return results
+
+
 def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,
         embedder: Embedder | None = None, progress: Progress | None = None,
         cache_dir: str | Path | None = None) -> Run:
@@ -104,90 +227,15 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     loaded = replace(loaded, documents=documents_with_languages)
     lap("language")
     cache = Cache(cache_dir)
-    corpus = Corpus(loaded.documents, cache=cache)
-    lap("normalize")
-    windows = make_windows(corpus, size=config.window.size, overlap=config.window.overlap)
-    index = Bm25Index(corpus, windows, backend=config.index.backend, k1=config.index.k1, b=config.index.b,
-                      cache=cache, key=f"{config.window.size}/{config.window.overlap}")
-    aligner = Aligner(corpus, index, align=config.align, top_k=config.index.top_k)
-    lap("window")
-
-    prepared: dict[int, PreparedQuote] = {}
-    contracts: dict[str, Contract] = {}
-
-    def contract(k: int, alignment: Alignment) -> Contract:
-        language = _language(own_languages[k], alignment, corpus, quote_list[k].claimed_document)
-        if language not in contracts:
-            contracts[language] = Contract.of(language, config.verdict)
-        return contracts[language]
-
-    def check(k: int) -> tuple[Alignment, Comparison]:
-        pq = prepared[k]
-        alignment = aligner.align(pq, corpus.by_id.get(quote_list[k].claimed_document))
-        target = alignment
-        if alignment.passage is not None and coverage(alignment) < config.verdict.min_coverage:
-            # Too little aligns for a quotation: compare with the passage it may paraphrase.
-            target = Alignment("passage", (alignment.passage,), alignment.quote_words)
-        return alignment, compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words,
-                                  contract=contract(k, alignment))
-
-    # The exact fast path first, here; what it does not settle is aligned in parallel.
-    checked: dict[int, tuple[Alignment, Comparison]] = {}
-    rest: list[int] = []
-    for k, quote in enumerate(quote_list):
-        if quote.problem:
-            checked[k] = (Alignment("none", (), 0), Comparison((), None, ""))
-            continue
-        pq = prepare_quote(quote.text, corpus)
-        exact = aligner.align_exact(pq, corpus.by_id.get(quote.claimed_document))
-        if exact is None:
-            prepared[k] = pq
-            rest.append(k)
-        else:
-            checked[k] = (exact, compare(pq, exact, corpus, splice_gap_words=config.align.splice_gap_words,
-                                         contract=contract(k, exact)))
-    lap("align")
-    detect_quote_languages(loaded.documents, quote_list, own_languages, rest, config.language)
-    lap("language")
-    if progress:
-        progress(len(checked), len(quote_list))
-    if rest:
-        index.build()
-        done = len(checked)
-        report = (lambda n: progress(done + n, len(quote_list))) if progress else None
-        checked.update(zip(rest, ordered_map(check, rest, workers=config.align.workers, on_done=report)))
-    alignments = [checked[k][0] for k in range(len(quote_list))]
-    comparisons = [checked[k][1] for k in range(len(quote_list))]
-    timings["index"] = index.build_seconds
-    lap("align")
-    timings["align"] -= timings["index"]
-
+    prepared = prepare(loaded.documents, config, cache=cache, lap=lap)
     embed = _embedder(config, embedder, cache)
-    needs = [k for k, (a, c) in enumerate(zip(alignments, comparisons)) if needs_cosine(a, c, config.verdict)]
-    # A model not trained for a quote's language scores word pieces, not meaning: no cosine for such a quote.
-    unjudged = {k for k in needs if embed is not None
-                and not cosine_applies(_language(own_languages[k], alignments[k], corpus,
-                                                 quote_list[k].claimed_document), config)}
-    needs = [k for k in needs if k not in unjudged]
-    scores: dict[int, float] = {}
-    if embed is not None and needs:
-        values = cosines(embed, [(quote_list[k].text, comparisons[k].pieces_text) for k in needs])
-        scores = dict(zip(needs, values))
-    lap("embed")
-
-    results = [
-        _result(quote, alignments[k], comparisons[k], scores.get(k), corpus, config, own_languages[k])
-        for k, quote in enumerate(quote_list)
-    ]
-    for k in sorted(unjudged):
-        language = f"'{results[k].language}'" if results[k].language else "an unknown language"
-        results[k].reasons.append(f"meaning not compared: the embedding model is not trained for {language} "
-                                  "(embed.languages)")
-    lap("classify")
+    results = check_quotes(prepared, quote_list, config, embed, own_languages=own_languages, progress=progress,
+                           lap=lap, cached=ResultCache(cache_dir, warnings=warnings))
+    timings["index"] = prepared.index_seconds
+    timings["align"] -= timings["index"]
     warnings += cache.warnings
-    return Run(results, loaded.documents, config, embed.name if embed else None, timings, warnings, len(windows),
-               quotes_sha256, tuple(quote_list))
-
+    return Run(results, loaded.documents, config, embed.name if embed else None, timings, warnings,
+               prepared.windows, quotes_sha256, tuple(quote_list))
 
 def verify(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,
            embedder: Embedder | None = None, progress: Progress | None = None,

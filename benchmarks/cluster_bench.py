@@ -1,0 +1,147 @@
+"""verify on a 2-worker Dask LocalCluster against the in-process run, and the result cache.
+
+    python benchmarks/cluster_bench.py ../shared/bench/scale [--workers 2] [--big-chars 50e6] [--big-quotes 200000]
+                                       [--skip-big] [--no-embed]
+
+1. The scale set in process, then on the LocalCluster, in this process: the
+   JSONL must be byte-identical; the ratio cluster / in-process is the overhead.
+2. A re-run with 10 of the quotes edited, with the result cache the first run
+   filled: its time as a ratio of the first (cold) run, in process and as a
+   fresh ``quoteverify verify`` command.
+3. A big corpus: the scale documents copied under new names until there are
+   ``--big-chars`` characters, and the scale quotes repeated (new ids, claims
+   spread over the copies) to ``--big-quotes``, checked on the LocalCluster
+   without embeddings: quotes per second and each worker's peak memory.
+
+Timings on a shared machine are noisy; ratios measured in one run are the
+figures to compare.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from quoteverify.cluster import connect, parse_cluster, run_on_cluster  # noqa: E402
+from quoteverify.export.tables import jsonl_bytes  # noqa: E402
+from quoteverify.load import load_documents, load_quotes  # noqa: E402
+from quoteverify.pipeline import run  # noqa: E402
+from quoteverify.types import Document  # noqa: E402
+
+EDITED = 10
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _edit(quotes_csv: Path, out: Path, suffix: str) -> None:
+    with open(quotes_csv, newline="", encoding="utf-8") as f:
+        rows = list(csv.reader(f))
+    step = max(1, (len(rows) - 1) // EDITED)
+    for row in rows[1::step][:EDITED]:
+        row[1] = row[1] + suffix
+    with open(out, "w", newline="", encoding="utf-8") as f:
+        csv.writer(f).writerows(rows)
+
+
+def scale_part(set_dir: Path, workers: int, config: dict, tmp: Path) -> None:
+    docs = load_documents([set_dir / "docs"])
+    quotes_csv = set_dir / "quotes.csv"
+    chars = sum(len(d.text) for d in docs.documents)
+    print(f"scale set: {len(docs.documents)} documents, {chars / 1e6:.1f}M characters, "
+          f"{len(load_quotes(quotes_csv).quotes)} quotes")
+    cache = tmp / "cache"
+    started = time.perf_counter()
+    local = run(docs, quotes_csv, config, cache_dir=cache)
+    t_local = time.perf_counter() - started
+    started = time.perf_counter()
+    # A cold cache of its own, as the in-process run had: the workers share it on this machine.
+    remote = run_on_cluster(docs, quotes_csv, config, cluster=f"local:{workers}", cache_dir=tmp / "cache-cluster")
+    t_cluster = time.perf_counter() - started
+    same = jsonl_bytes(local.results) == jsonl_bytes(remote.results)
+    print(f"  in process (cold, baseline)    {t_local:7.2f} s")
+    print(f"  LocalCluster, {workers} workers        {t_cluster:7.2f} s   ratio {t_cluster / t_local:.2f}x   "
+          f"(starting the cluster included)   JSONL byte-identical: {same}")
+
+    edited = tmp / "quotes-edited.csv"
+    _edit(quotes_csv, edited, " indeed")
+    started = time.perf_counter()
+    rerun = run(docs, edited, config, cache_dir=cache)
+    t_rerun = time.perf_counter() - started
+    fresh = run(docs, edited, config)
+    print(f"  re-run, {EDITED} quotes edited, cached  {t_rerun:7.2f} s   ratio {t_rerun / t_local:.3f}x   "
+          f"identical to an uncached run: {jsonl_bytes(rerun.results) == jsonl_bytes(fresh.results)}")
+    command = [sys.executable, "-m", "quoteverify", "verify", str(set_dir / "docs"), str(edited),
+               "-o", str(tmp / "rerun.jsonl"), "--cache-dir", str(cache)]
+    if not config["embed"]["enabled"]:
+        command.append("--no-embed")
+    _edit(quotes_csv, edited, " truly")  # other edits: ten quotes the cache has not seen
+    started = time.perf_counter()
+    subprocess.run(command, check=True, capture_output=True)
+    t_cli = time.perf_counter() - started
+    print(f"  another 10 edited, as a command   {t_cli:7.2f} s   ratio {t_cli / t_local:.3f}x   "
+          "(interpreter start and imports included)")
+    if not same:
+        raise SystemExit("cluster results differ from the in-process run")
+
+
+def big_part(set_dir: Path, workers: int, target_chars: float, n_quotes: int) -> None:
+    docs = load_documents([set_dir / "docs"]).documents
+    chars = sum(len(d.text) for d in docs)
+    copies = max(1, -(-int(target_chars) // chars))
+    big = tuple(sorted((replace(d, doc_id=f"{d.doc_id}-copy{c}") for c in range(copies) for d in docs),
+                       key=lambda d: d.doc_id))
+    base = load_quotes(set_dir / "quotes.csv").quotes
+    quotes = []
+    for k in range(n_quotes):
+        q = base[k % len(base)]
+        copy = (k // len(base)) % copies
+        claimed = f"{q.claimed_document}-copy{copy}" if q.claimed_document else ""
+        quotes.append(replace(q, quote_id=f"{q.quote_id}-{k}", row=k + 2, claimed_document=claimed))
+    total = sum(len(d.text) for d in big)
+    print(f"big corpus: {len(big)} documents ({copies} copies), {total / 1e6:.1f}M characters, {len(quotes)} quotes")
+    spec = parse_cluster(f"local:{workers}")
+    started = time.perf_counter()
+    with connect(spec) as client:
+        result = run_on_cluster(big, quotes, {"embed": {"enabled": False}}, cluster=client)
+        peaks = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    seconds = time.perf_counter() - started
+    print(f"  {seconds:.1f} s, {len(result.results) / seconds:.0f} quotes/s; "
+          f"{sum(r.status == 'verified' for r in result.results)} verified")
+    for address, mb in sorted(peaks.items()):
+        print(f"  worker {address}: peak {mb:.0f} MB ({mb / (total / 1e6):.1f} MB per million characters)")
+    print(f"  client process: peak {_peak_mb():.0f} MB")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("set_dir", type=Path, help="a benchmark set: docs/ and quotes.csv")
+    ap.add_argument("--workers", type=int, default=2)
+    ap.add_argument("--no-embed", action="store_true")
+    ap.add_argument("--skip-big", action="store_true")
+    ap.add_argument("--big-chars", type=float, default=50e6)
+    ap.add_argument("--big-quotes", type=int, default=200_000)
+    a = ap.parse_args()
+    config = {"embed": {"enabled": not a.no_embed}}
+    tmp = Path(tempfile.mkdtemp(prefix="cluster-bench-"))
+    try:
+        scale_part(a.set_dir, a.workers, config, tmp)
+        if not a.skip_big:
+            big_part(a.set_dir, a.workers, a.big_chars, a.big_quotes)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

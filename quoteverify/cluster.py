@@ -1,0 +1,245 @@
+"""verify() on a Dask cluster: the quotes split into chunks, checked on the workers.
+
+With a cache folder the workers share, the documents are first normalized in
+size-balanced shards, one per worker, and the BM25 index built once, into the
+cache. Each worker then reads the prepared corpus once and keeps it for every
+chunk it is given, with its own embedding model, loaded once; a chunk of
+quotes goes out and its results come back, in input order.
+A worker calls the same ``pipeline.check_quotes`` as the in-process run, over
+the same whole corpus, so every result is the one the in-process run gives:
+BM25 weights and the exact fast path's "first occurrence" are corpus-wide
+notions, and checking against a shard of the documents would change them
+(README: "Beyond one machine").
+
+``--cluster local[:N]`` starts a ``distributed.LocalCluster`` of N worker
+processes with one thread each; ``--cluster tcp://HOST:PORT`` uses a running
+scheduler, whose workers need quoteverify installed and, for a shared
+``cache_dir``, the same path.
+"""
+from __future__ import annotations
+
+import os
+import re
+import time
+from contextlib import contextmanager, nullcontext
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator, Mapping, Sequence
+
+from .cache import Cache, digest
+from .config import Config, as_config
+from .errors import InputError, QuoteverifyError
+from .types import Document, Quote, QuoteResult
+
+_LOCAL = re.compile(r"local(?::(\d+))?")
+_REMOTE = re.compile(r"tcp://[^\s:/]+:\d{1,5}")
+
+
+@dataclass(frozen=True)
+class ClusterSpec:
+    """Where to run: a local cluster of ``workers`` processes, or a scheduler's ``address``."""
+
+    address: str | None
+    workers: int
+
+
+def parse_cluster(value: str) -> ClusterSpec:
+    """``local``, ``local:N`` or ``tcp://HOST:PORT``."""
+    local = _LOCAL.fullmatch(value)
+    if local:
+        workers = int(local.group(1)) if local.group(1) else (os.cpu_count() or 1)
+        if not 1 <= workers <= 256:
+            raise InputError(f"--cluster {value}: the number of local workers must be 1 to 256")
+        return ClusterSpec(None, workers)
+    if _REMOTE.fullmatch(value):
+        return ClusterSpec(value, 0)
+    raise InputError(f"--cluster {value!r} is not local, local:N (N workers) or tcp://HOST:PORT "
+                     "(a running Dask scheduler)")
+
+
+@contextmanager
+def connect(spec: ClusterSpec, *, timeout: float = 10) -> Iterator[Any]:
+    """A Dask client for ``spec``, closed (and a local cluster stopped) on exit.
+
+    ``timeout``: seconds to wait for a remote scheduler.
+    """
+    try:
+        import logging
+
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise InputError("--cluster needs Dask: pip install 'quoteverify[dask]'") from None
+    if spec.address is None:
+        # Port 0: a free port, not 8787 (often taken), for the scheduler's HTTP routes. Workers log
+        # heartbeat tracebacks while the cluster shuts down; a failed task reaches us as its exception.
+        cluster = LocalCluster(n_workers=spec.workers, threads_per_worker=1, processes=True,
+                               dashboard_address=":0", silence_logs=logging.CRITICAL)
+        try:
+            with Client(cluster) as client:
+                yield client
+        finally:
+            cluster.close()
+        return
+    try:
+        client = Client(spec.address, timeout=timeout)
+    except (OSError, TimeoutError) as exc:
+        raise InputError(f"cannot reach the Dask scheduler at {spec.address} within {timeout:g} s; "
+                         "start one with 'dask scheduler' or use --cluster local:N") from None
+    with client:
+        yield client
+
+
+# What a worker keeps between tasks: prepared corpora and embedders, by what they depend on.
+_prepared: dict[str, Any] = {}
+_embedders: dict[str, Any] = {}
+
+
+def shards(documents: Sequence[Document], n: int) -> list[list[Document]]:
+    """Documents in ``n`` shards of about equal size: the longest first, each to the smallest shard so far."""
+    parts: list[list[Document]] = [[] for _ in range(max(1, n))]
+    sizes = [0] * len(parts)
+    for document in sorted(documents, key=lambda d: (-len(d.text), d.doc_id)):
+        k = sizes.index(min(sizes))
+        parts[k].append(document)
+        sizes[k] += len(document.text)
+    return [p for p in parts if p]
+
+
+def _prepare_shard(shard: Sequence[Document], cache_dir: str) -> int:
+    """Runs on a worker: normalize and tokenize a shard of the documents into the cache."""
+    from .corpus import _prepare, _text_key
+
+    cache = Cache(cache_dir)
+    for document in shard:
+        _prepare(document, cache, _text_key(document))
+    return len(shard)
+
+
+def _prepared_here(documents: tuple[Document, ...], config: Config, cache_dir: str | None) -> Any:
+    """The corpus this worker keeps, prepared (or read from the cache) on first use."""
+    from .pipeline import prepare
+
+    key = digest("prepared", cache_dir, *(f"{d.doc_id}\x01{d.sha256}" for d in documents),
+                 config.window.size, config.window.overlap, config.index.backend, config.index.k1,
+                 config.index.b, config.index.top_k)
+    if key not in _prepared:
+        _prepared.clear()  # one corpus at a time: a worker's memory is for its current run
+        _prepared[key] = prepare(documents, config, cache=Cache(cache_dir))
+    return _prepared[key]
+
+
+def _build_index(documents: tuple[Document, ...], settings: Mapping[str, Any], cache_dir: str,
+                 *shards_done: int) -> int:
+    """Runs on one worker, once every shard is prepared: the BM25 index built into the cache."""
+    prepared = _prepared_here(documents, as_config(settings), cache_dir)
+    prepared.index.build()
+    return prepared.windows
+
+
+def _embedder_here(config: Config, embedder: Any, cache_dir: str | None) -> Any:
+    """The embedder this worker keeps: the model is loaded once per worker."""
+    from .pipeline import _embedder
+
+    if embedder is not None:
+        return _embedder(config, embedder, Cache(cache_dir))
+    key = digest("embed", cache_dir, config.embed.enabled, config.embed.model)
+    if key not in _embedders:
+        _embedders[key] = _embedder(config, None, Cache(cache_dir))
+    return _embedders[key]
+
+
+def _check_chunk(documents: tuple[Document, ...], chunk: tuple[Sequence[Quote], Sequence[str]],
+                 settings: Mapping[str, Any], embedder: Any, cache_dir: str | None,
+                 *ready: int) -> tuple[list[QuoteResult], list[str], int]:
+    """Runs on a worker: one chunk of quotes (and their languages) checked against the corpus this worker keeps."""
+    from .pipeline import check_quotes
+    from .resultcache import ResultCache
+
+    config = as_config(settings)
+    quotes, languages = chunk
+    prepared = _prepared_here(documents, config, cache_dir)
+    warnings: list[str] = []
+    embed = _embedder_here(config, embedder, cache_dir)
+    results = check_quotes(prepared, quotes, config, embed, own_languages=languages,
+                           cached=ResultCache(cache_dir, warnings=warnings))
+    warnings += prepared.index.cache.warnings  # the cache the corpus and the index were read with
+    if embed is not None:
+        warnings += embed.store.warnings
+    return results, warnings, prepared.windows
+
+
+def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,
+                   cluster: Any, embedder: Any = None, progress: Any = None,
+                   cache_dir: str | Path | None = None) -> Any:
+    """pipeline.run() with the quotes checked on a Dask cluster; the same Run, result for result.
+
+    ``cluster``: a ``--cluster`` value, a ClusterSpec, or a connected ``distributed.Client``.
+    """
+    from dataclasses import replace
+
+    from .archive import ArchiveLimits
+    from .language import with_languages
+    from .load import check_claims
+    from .pipeline import Run, _documents, _quotes
+
+    config = as_config(config)
+    if hasattr(cluster, "submit"):
+        session = nullcontext(cluster)
+    else:
+        session = connect(parse_cluster(cluster) if isinstance(cluster, str) else cluster,
+                          timeout=config.cluster.connect_seconds)
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    limits = ArchiveLimits.of(config)
+    loaded = _documents(documents, limits)
+    quote_list, warnings, quotes_sha256 = _quotes(quotes, vars(config.columns), limits)
+    warnings = list(loaded.warnings) + warnings
+    quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
+    documents_with_languages, quote_list, own_languages = with_languages(loaded.documents, quote_list,
+                                                                          config.language)
+    loaded = replace(loaded, documents=documents_with_languages)
+    timings["load"] = time.perf_counter() - started
+    # The cluster is the parallelism: a worker process does not fork workers of its own.
+    settings = config.as_dict()
+    settings["align"] = {**settings["align"], "workers": 1}
+    with session as client:
+        from distributed import as_completed
+
+        workers = max(1, len(client.scheduler_info().get("workers", {})))
+        size = max(config.cluster.min_chunk, -(-len(quote_list) // (workers * config.cluster.chunks_per_worker)))
+        chunks = [(quote_list[i:i + size], own_languages[i:i + size]) for i in range(0, len(quote_list), size)]
+        clock = time.perf_counter()
+        docs = client.scatter(loaded.documents, broadcast=True) if chunks else None
+        cache = str(cache_dir) if cache_dir is not None else None
+        ready = []
+        if cache is not None and chunks:
+            # With a cache the workers share, each prepares a shard of the documents and one builds the
+            # index; the others read both from the cache instead of doing the same work again.
+            done_shards = [client.submit(_prepare_shard, shard, cache, pure=False)
+                           for shard in shards(loaded.documents, workers)]
+            ready = [client.submit(_build_index, docs, settings, cache, *done_shards, pure=False)]
+        futures = [client.submit(_check_chunk, docs, chunk, settings, embedder, cache, *ready, pure=False)
+                   for chunk in chunks]
+        order = {f.key: i for i, f in enumerate(futures)}
+        parts: dict[int, tuple[list[QuoteResult], list[str]]] = {}
+        done = windows = 0
+        try:
+            for future in as_completed(futures):
+                results, chunk_warnings, windows = future.result()
+                parts[order[future.key]] = results, chunk_warnings
+                done += len(results)
+                if progress:
+                    progress(done, len(quote_list))
+        except QuoteverifyError:
+            raise
+        except Exception as exc:  # a worker lost, or a task that failed there: say which, in one line
+            raise QuoteverifyError(f"the Dask cluster failed while checking quotes: {exc.__class__.__name__}: "
+                                   f"{exc}") from exc
+        timings["cluster"] = time.perf_counter() - clock
+    results = [r for i in range(len(chunks)) for r in parts[i][0]]
+    warnings.extend(dict.fromkeys(w for i in range(len(chunks)) for w in parts[i][1] if w not in warnings))
+    embed_name = None
+    if config.embed.enabled:
+        embed_name = getattr(embedder, "name", None) or config.embed.model
+    return Run(results, loaded.documents, config, embed_name, timings, warnings, windows, quotes_sha256,
+               tuple(quote_list))

@@ -1,0 +1,145 @@
+"""verify --cluster: the same results from Dask workers as from one process."""
+from __future__ import annotations
+
+import csv
+import socket
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import quoteverify
+from quoteverify.cli import main
+from quoteverify.cluster import ClusterSpec, parse_cluster, run_on_cluster, shards
+from quoteverify.errors import InputError
+from quoteverify.export.tables import jsonl_bytes
+
+from conftest import TINY_CORPUS, FakeEmbedder
+
+distributed = pytest.importorskip("distributed")
+
+
+def _quotes(path: Path) -> Path:
+    words = " ".join(TINY_CORPUS["interview-02"].split()).split(" ")
+    rows = [
+        ("q1", "it was harder than we expected", "interview-01"),  # verbatim, claimed
+        ("q2", "The training was useful, but it was far too short.", "interview-01"),  # misattributed
+        ("q3", "We lost 50 volunteers in the first month", "interview-01"),  # a number changed
+        ("q4", "The water came up so fast ... we carried the children upstairs", ""),  # elided, unclaimed
+        ("q5", "Our neighbours did. The council sent a helicopter", "interview-09"),  # unknown claim
+        ("q6", "", ""),  # empty row: kept, with its reason
+        ("q7", "Nobody here ever talked about the harvest at all.", ""),
+    ]
+    # Spliced and reversed stretches, so the fuzzy path has work on every worker.
+    rows += [(f"r{i}", " ".join(words[i:i + 9][::-1]), "") for i in range(0, 45, 3)]
+    rows += [(f"s{i}", " ".join(words[i:i + 6] + words[i + 20:i + 26]), "interview-02") for i in range(0, 40, 5)]
+    with open(path, "w", newline="", encoding="utf-8") as handle:
+        writer = csv.writer(handle)
+        writer.writerow(["quote_id", "quote", "document"])
+        writer.writerows(rows)
+    return path
+
+
+def test_cli_on_a_two_worker_local_cluster_is_byte_identical(corpus_dir: Path, tmp_path: Path) -> None:
+    quotes = _quotes(tmp_path / "quotes.csv")
+    runner = CliRunner()
+    local = runner.invoke(main, ["verify", str(corpus_dir), str(quotes), "--no-embed", "-o",
+                                 str(tmp_path / "local.jsonl")])
+    assert local.exit_code == 0, local.output
+    cluster = runner.invoke(main, ["verify", str(corpus_dir), str(quotes), "--no-embed", "--cluster", "local:2",
+                                   "--no-cache", "-o", str(tmp_path / "cluster.jsonl")])
+    assert cluster.exit_code == 0, cluster.output
+    local_bytes = (tmp_path / "local.jsonl").read_bytes()
+    assert local_bytes.count(b"\n") == 30
+    assert (tmp_path / "cluster.jsonl").read_bytes() == local_bytes
+    assert b'"match_type": "misattributed"' in local_bytes and b'"match_type": "unlocated"' in local_bytes
+
+
+def test_a_running_scheduler_with_embeddings_on_the_workers(tmp_path: Path) -> None:
+    quotes = _quotes(tmp_path / "quotes.csv")
+    embedder = FakeEmbedder()
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster:
+        run = run_on_cluster(TINY_CORPUS, quotes, None, cluster=cluster.scheduler_address, embedder=embedder,
+                             cache_dir=tmp_path / "cache")
+    one = quoteverify.run(TINY_CORPUS, quotes, None, embedder=FakeEmbedder())
+    assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
+    assert run.embedder == one.embedder == "fake-bag-of-words"
+    assert run.windows == one.windows and run.warnings == one.warnings
+    assert any(r.cosine is not None for r in run.results)
+
+
+class _BrokenEmbedder:
+    name = "broken"
+
+    def encode(self, texts):
+        raise RuntimeError("model file is corrupt")
+
+
+def test_a_task_failing_on_a_worker_is_a_one_line_error(tmp_path: Path) -> None:
+    from quoteverify.errors import QuoteverifyError
+
+    quotes = _quotes(tmp_path / "quotes.csv")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
+        with pytest.raises(QuoteverifyError) as failed:
+            run_on_cluster(TINY_CORPUS, quotes, None, cluster=client, embedder=_BrokenEmbedder())
+    assert str(failed.value) == ("the Dask cluster failed while checking quotes: RuntimeError: "
+                                 "model file is corrupt")
+
+
+@pytest.mark.parametrize("value, spec", [
+    ("local", ClusterSpec(None, 0)), ("local:3", ClusterSpec(None, 3)),
+    ("tcp://10.0.0.5:8786", ClusterSpec("tcp://10.0.0.5:8786", 0)),
+])
+def test_cluster_values(value: str, spec: ClusterSpec) -> None:
+    parsed = parse_cluster(value)
+    assert parsed.address == spec.address
+    assert parsed.workers == spec.workers or (spec.workers == 0 and parsed.workers >= 1)
+
+
+def test_shards_are_balanced_by_characters() -> None:
+    from quoteverify.types import Document
+
+    docs = [Document(f"d{i}", "", "x" * n, "") for i, n in enumerate([90, 10, 50, 40, 30, 30, 20])]
+    parts = shards(docs, 3)
+    assert [[d.doc_id for d in p] for p in parts] == [["d0"], ["d2", "d5", "d1"], ["d3", "d4", "d6"]]
+    assert sorted(d.doc_id for p in parts for d in p) == sorted(d.doc_id for d in docs)
+    assert shards(docs[:1], 4) == [[docs[0]]]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.parametrize("value, message", [
+    ("local:0", "Error: --cluster local:0: the number of local workers must be 1 to 256\n"),
+    ("local:two", "Error: --cluster 'local:two' is not local, local:N (N workers) or tcp://HOST:PORT "
+                  "(a running Dask scheduler)\n"),
+    ("http://host:8786", "Error: --cluster 'http://host:8786' is not local, local:N (N workers) or "
+                         "tcp://HOST:PORT (a running Dask scheduler)\n"),
+])
+def test_bad_cluster_values_are_one_line_errors(corpus_dir: Path, tmp_path: Path, value: str, message: str) -> None:
+    quotes = _quotes(tmp_path / "quotes.csv")
+    result = CliRunner().invoke(main, ["verify", str(corpus_dir), str(quotes), "--cluster", value])
+    assert result.exit_code == 2
+    assert result.output == message
+
+
+def test_an_unreachable_scheduler_is_a_one_line_error(corpus_dir: Path, tmp_path: Path) -> None:
+    (tmp_path / "quick.yaml").write_text("cluster:\n  connect_seconds: 1\n")
+    quotes = _quotes(tmp_path / "quotes.csv")
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    result = CliRunner().invoke(main, ["verify", str(corpus_dir), str(quotes), "--no-embed", "--cluster", address,
+                                       "--config", str(tmp_path / "quick.yaml"), "-o", str(tmp_path / "out.jsonl")])
+    assert result.exit_code == 2
+    assert result.output == (f"Error: cannot reach the Dask scheduler at {address} within 1 s; start one with "
+                             "'dask scheduler' or use --cluster local:N\n")
+    assert not (tmp_path / "out.jsonl").exists()
+
+
+def test_parse_errors_are_input_errors() -> None:
+    with pytest.raises(InputError):
+        parse_cluster("tcp://nohost")

@@ -1,0 +1,145 @@
+"""The per-quote result cache: a re-run redoes only the quotes that can change, and a
+damaged cache never gives a wrong result."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import quoteverify
+from quoteverify.align import Aligner
+from quoteverify.export.tables import jsonl_bytes
+
+from conftest import NO_EMBED, TINY_CORPUS
+
+# One verbatim quote (the fast path settles it) and five the aligner works on (v2 is found elsewhere than claimed).
+QUOTES = [
+    {"quote_id": "v1", "quote": "it was harder than we expected", "document": "interview-01"},
+    {"quote_id": "v2", "quote": "The training was useful, but it was far too short.", "document": "interview-01"},
+    {"quote_id": "f1", "quote": "We lost 50 volunteers in the first month", "document": "interview-01"},
+    {"quote_id": "f2", "quote": "The council sent a helicopter, but it arrived two days later"},
+    {"quote_id": "f3", "quote": "Nobody here ever talked about the harvest at all."},
+    {"quote_id": "f4", "quote": "the managers said they would send extra staff and they did"},
+]
+
+
+@pytest.fixture
+def aligned(monkeypatch) -> list[str]:
+    """The text of every quote the aligner (the slow path) works on."""
+    seen: list[str] = []
+    original = Aligner.align
+
+    def align(self, pq, prefer_doc=None):
+        seen.append(pq.text)
+        return original(self, pq, prefer_doc)
+
+    monkeypatch.setattr(Aligner, "align", align)
+    return seen
+
+
+def _run(tmp_path: Path, quotes=QUOTES, corpus=TINY_CORPUS, cache: bool = True):
+    return quoteverify.run(corpus, quotes, NO_EMBED, cache_dir=tmp_path / "cache" if cache else None)
+
+
+def test_a_rerun_aligns_nothing_and_gives_the_same_bytes(tmp_path: Path, aligned: list[str]) -> None:
+    first = _run(tmp_path)
+    assert len(aligned) == 5
+    aligned.clear()
+    second = _run(tmp_path)
+    assert aligned == [] and len(list((tmp_path / "cache" / "results").rglob("*.json"))) == 6
+    assert jsonl_bytes(second.results) == jsonl_bytes(first.results) == jsonl_bytes(_run(tmp_path, cache=False).results)
+
+
+def test_an_edited_quote_is_the_only_one_aligned_again(tmp_path: Path, aligned: list[str]) -> None:
+    _run(tmp_path)
+    edited = [dict(q) for q in QUOTES]
+    edited[3]["quote"] = "The council sent a helicopter, but it arrived three days later"
+    aligned.clear()
+    rerun = _run(tmp_path, edited)
+    assert len(aligned) == 1 and "three days" in aligned[0]
+    assert jsonl_bytes(rerun.results) == jsonl_bytes(_run(tmp_path, edited, cache=False).results)
+
+
+def test_an_edited_document_aligns_the_non_verbatim_quotes_again(tmp_path: Path, aligned: list[str],
+                                                                 monkeypatch) -> None:
+    # BM25 weights (and bm25_score) depend on every document: the slow path's results may all change.
+    # A verbatim quote's result reads only the document it is in.
+    from quoteverify import pipeline
+
+    compared: list[str] = []
+    original = pipeline.compare
+    monkeypatch.setattr(pipeline, "compare", lambda pq, *a, **k: compared.append(pq.text) or original(pq, *a, **k))
+    _run(tmp_path)
+    assert len(compared) == 6
+    corpus = dict(TINY_CORPUS, **{"meeting-01": TINY_CORPUS["meeting-01"] + "\nMarketing: Fifty volunteers left.\n"})
+    aligned.clear()
+    compared.clear()
+    rerun = _run(tmp_path, corpus=corpus)
+    assert len(aligned) == 5 and len(compared) == 5 and QUOTES[0]["quote"] not in compared
+    assert jsonl_bytes(rerun.results) == jsonl_bytes(_run(tmp_path, corpus=corpus, cache=False).results)
+    compared.clear()
+    _run(tmp_path, corpus=dict(corpus, **{"interview-01": corpus["interview-01"].replace("We lost", "We had lost")}))
+    assert QUOTES[0]["quote"] in compared
+
+
+@pytest.mark.parametrize("damage", [
+    lambda raw: raw[:-5] + b"xxxxx",  # payload changed: checksum mismatch
+    lambda raw: raw[:40],  # truncated
+    lambda raw: b"",  # emptied
+    lambda raw: raw.replace(b'"status": "', b'"status": "verified", "x": "', 1),  # a field added
+])
+def test_a_damaged_entry_is_discarded_with_a_warning(tmp_path: Path, aligned: list[str], damage) -> None:
+    first = _run(tmp_path)
+    entries = sorted((tmp_path / "cache" / "results").rglob("*.json"))
+    assert len(entries) == 6
+    for entry in entries:
+        entry.write_bytes(damage(entry.read_bytes()))
+    aligned.clear()
+    second = _run(tmp_path)
+    assert len(aligned) == 5
+    assert jsonl_bytes(second.results) == jsonl_bytes(first.results)
+    assert second.warnings == [f"result cache: 6 damaged entries in {tmp_path / 'cache' / 'results'} discarded; "
+                               "those quotes were checked again"]
+    aligned.clear()
+    third = _run(tmp_path)  # the entry was written again
+    assert aligned == [] and third.warnings == []
+
+
+def test_another_quotes_intact_entry_under_this_name_is_discarded(tmp_path: Path) -> None:
+    first = _run(tmp_path)
+    entries = sorted((tmp_path / "cache" / "results").rglob("*.json"))
+    entries[0].write_bytes(entries[1].read_bytes())
+    second = _run(tmp_path)
+    assert jsonl_bytes(second.results) == jsonl_bytes(first.results)
+    assert len(second.warnings) == 1
+
+
+def test_a_forged_entry_with_a_matching_checksum_but_wrong_fields_is_discarded(tmp_path: Path) -> None:
+    import hashlib
+
+    first = _run(tmp_path)
+    entry = sorted((tmp_path / "cache" / "results").rglob("*.json"))[0]
+    payload = b'{"status": "verified"}'
+    checksum = hashlib.sha256(entry.stem.encode() + b"\n" + payload).hexdigest().encode()
+    entry.write_bytes(checksum + b"\n" + payload)
+    second = _run(tmp_path)
+    assert jsonl_bytes(second.results) == jsonl_bytes(first.results)
+    assert len(second.warnings) == 1
+
+
+def test_without_a_cache_folder_nothing_is_kept(tmp_path: Path, aligned: list[str]) -> None:
+    _run(tmp_path, cache=False)
+    aligned.clear()
+    _run(tmp_path, cache=False)
+    assert len(aligned) == 5
+    assert not (tmp_path / "cache").exists()
+
+
+def test_a_results_folder_that_cannot_be_written_only_costs_time(tmp_path: Path, aligned: list[str]) -> None:
+    (tmp_path / "cache").mkdir()
+    (tmp_path / "cache" / "results").write_text("not a folder")
+    first = _run(tmp_path)
+    aligned.clear()
+    second = _run(tmp_path)
+    assert len(aligned) == 5 and second.warnings == []
+    assert jsonl_bytes(second.results) == jsonl_bytes(first.results)
