@@ -15,10 +15,9 @@ import re
 from dataclasses import dataclass
 from types import SimpleNamespace
 
-from .diff import BENIGN, EDITS, LOAD_BEARING
 from .tokenize import WORD
 from .turns import same_speaker, speaker_key
-from .types import Alignment, Comparison, Elision, Quote
+from .types import BENIGN, EDITS, LOAD_BEARING, Alignment, Comparison, Elision, Quote
 
 
 

@@ -33,11 +33,8 @@ from .numbers import phrases as number_phrases, words_for
 from .rules import Contract, benign_join, bracket, contraction_readings, slip, spelling_variant
 from .tokenize import FILLERS, TOKEN, WORD
 from .turns import speaker_key
-from .types import Alignment, Comparison, Difference, Elision, Segment
+from .types import BENIGN, EDITS, LOAD_BEARING, Alignment, Comparison, Difference, Elision, Segment
 
-BENIGN = frozenset({"normalization", "punctuation", "editorial", "number_format", "spelling", "markup"})
-EDITS = frozenset({"disfluency", "typo", "contraction"})
-LOAD_BEARING = frozenset({"number", "negation", "name"})
 
 CARDINALS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen
 fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
@@ -22,26 +22,8 @@ from .parallel import ordered_map
 from .resultcache import ResultCache
 from .load import (LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes,
                    sha256_bytes)
-from .types import Alignment, Comparison, Document, Quote, QuoteResult
+from .types import Alignment, Comparison, Document, Progress, Quote, QuoteResult, Run
 from .window import make_windows
-
-Progress = Callable[[int, int], None]
-
-
-@dataclass
-class Run:
-    """A finished check: the results and what produced them."""
-
-    results: list[QuoteResult]
-    documents: tuple[Document, ...]
-    config: Config
-    embedder: str | None
-    timings: dict[str, float] = field(default_factory=dict)
-    warnings: list[str] = field(default_factory=list)
-    windows: int = 0
-    quotes_sha256: str = ""  # of the quote table file; empty for quotes given in Python
-    quotes: tuple[Quote, ...] = ()  # as checked, in input order: what the audit store needs to check them again
-
 
 def _documents(documents: Any, limits: ArchiveLimits) -> LoadedDocuments:
     if isinstance(documents, LoadedDocuments):

@@ -10,7 +10,6 @@ a quote that has not changed since it was reviewed.
 from __future__ import annotations
 
 import csv
-import hashlib
 import io
 import json
 from collections import Counter
@@ -21,18 +20,11 @@ from typing import Any, Iterable
 from .archive import ArchiveLimits, check_archive, check_columns
 from .display import utf8
 from .errors import InputError, OutputError
-from .types import QuoteResult
+from .types import DECISIONS, QUOTES_SHEET, QuoteResult, fingerprint  # noqa: F401 (named here too)
 
-DECISIONS = ("accept", "reject", "fix quote", "fix source")
-SHEET = "Quotes"
+SHEET = QUOTES_SHEET
 # The columns of `quoteverify review -o reviewed.jsonl|.csv`, in this order.
 REVIEW_COLUMNS = ("quote_id", "row", "cell", "status", "decision", "reviewer_note", "problem")
-
-
-def fingerprint(result: QuoteResult) -> str:
-    """Identifies a quote's text and where it was found: any change to either changes it."""
-    parts = (result.quote, result.document, str(result.start), str(result.end), result.matched_text)
-    return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def parse_decision(value: Any) -> tuple[str, str]:

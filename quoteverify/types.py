@@ -1,12 +1,25 @@
 """The named results that flow between the stages."""
 from __future__ import annotations
 
+import hashlib
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
+
+if TYPE_CHECKING:
+    from .config import Config
 
 STATUSES = ("verified", "review", "unverified")
 MATCH_TYPES = ("exact", "normalized", "elided", "edited", "altered", "reordered",
                "spliced", "paraphrase", "misattributed", "unlocated")
+# Kinds of difference by weight: shown alike by the classifier and every renderer.
+BENIGN = frozenset({"normalization", "punctuation", "editorial", "number_format", "spelling", "markup"})
+EDITS = frozenset({"disfluency", "typo", "contraction"})
+LOAD_BEARING = frozenset({"number", "negation", "name"})
+# A reviewer's verdict on a quote, as offered by the workbook and the review page.
+DECISIONS = ("accept", "reject", "fix quote", "fix source")
+QUOTES_SHEET = "Quotes"  # the workbook's sheet of quotes, which `review` and --previous read back
+# Reports how many of the quotes are done: (done, total).
+Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -191,3 +204,24 @@ class QuoteResult:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def fingerprint(result: QuoteResult) -> str:
+    """Identifies a quote's text and where it was found: any change to either changes it."""
+    parts = (result.quote, result.document, str(result.start), str(result.end), result.matched_text)
+    return hashlib.sha256("\x1f".join(parts).encode("utf-8", "surrogatepass")).hexdigest()[:16]
+
+
+@dataclass
+class Run:
+    """A finished check: the results and what produced them."""
+
+    results: list[QuoteResult]
+    documents: tuple[Document, ...]
+    config: Config
+    embedder: str | None
+    timings: dict[str, float] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    windows: int = 0
+    quotes_sha256: str = ""  # of the quote table file; empty for quotes given in Python
+    quotes: tuple[Quote, ...] = ()  # as checked, in input order: what the audit store needs to check them again

@@ -16,10 +16,9 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from ..diff import BENIGN, EDITS, LOAD_BEARING
 from ..findings import write_findings_sheet
-from ..review import DECISIONS, SHEET, fingerprint
-from ..types import MATCH_TYPES, STATUSES, QuoteResult
+from ..types import (BENIGN, DECISIONS, EDITS, LOAD_BEARING, MATCH_TYPES, QUOTES_SHEET, STATUSES, QuoteResult,
+                     fingerprint)
 from ..display import displayable
 
 MAX_CELL = 32_767  # Excel's limit, in UTF-16 code units
@@ -109,7 +108,7 @@ def write_workbook(path, results: list[QuoteResult], *, run=None) -> None:
     book = Workbook(write_only=True)
     try:
         styles = _Styles.register(book)
-        _write_quotes(book.create_sheet(SHEET), results, styles)
+        _write_quotes(book.create_sheet(QUOTES_SHEET), results, styles)
         _write_summary(book.create_sheet("Summary"), results, styles)
         write_findings_sheet(book, results, styles=styles)  # only when the quotes cite findings
         _write_method(book.create_sheet("Method"), results, run, styles)

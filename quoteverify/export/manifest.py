@@ -29,7 +29,8 @@ from ..display import utf8
 
 if TYPE_CHECKING:
     from ..embed import Embedder
-    from ..pipeline import Progress, Run
+    from ..pipeline import Progress
+    from ..types import Run
 
 MANIFEST_VERSION = 1
 WEIGHTS_FILE = "model.safetensors"

@@ -23,8 +23,7 @@ from typing import Any, Iterable
 
 from ..display import utf8
 from ..errors import InputError, OutputError
-from ..review import DECISIONS, fingerprint
-from ..types import MATCH_TYPES, STATUSES, QuoteResult
+from ..types import DECISIONS, MATCH_TYPES, STATUSES, QuoteResult, fingerprint
 from .excel import CHART_COLOURS, _severity, highlights
 
 PAGE_FORMATS = (".html",)
