@@ -5,7 +5,8 @@ __version__ = "0.1.0"
 
 from .config import Config, load_config
 from .errors import ConfigError, InputError, OutputError, QuoteverifyError
-from .pipeline import Run, run, verify, verify_frame
+from .application import verify_frame
+from .pipeline import Run, run, verify
 from .types import Difference, Document, Quote, QuoteResult
 
 __all__ = [

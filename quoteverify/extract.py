@@ -26,6 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterator
 
+from .transaction import check_output_path, write_output as write_atomic
 from .errors import InputError
 from .tokenize import WORD
 
@@ -316,8 +317,6 @@ def csv_bytes(extraction: Extraction) -> bytes:
 def write_quotes(path: str | Path, extraction: Extraction) -> None:
     """Write the quote table as CSV, never over the manuscript (atomically: an interrupted run leaves no
     half-written file)."""
-    from .export.tables import check_output_path, write_atomic
-
     check_output_path(path, inputs=[extraction.source], suffixes=(".csv",))
     data = csv_bytes(extraction)
     write_atomic(Path(path), lambda p: p.write_bytes(data))

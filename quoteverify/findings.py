@@ -37,7 +37,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
-from .export.tables import check_output_path, spreadsheet_safe, write_atomic
+from .rows import spreadsheet_safe
+from .transaction import check_output_path, write_output as write_atomic
 from .types import QuoteResult
 from .display import utf8
 

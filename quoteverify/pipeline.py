@@ -235,17 +235,6 @@ def verify(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str
     return run(documents, quotes, config, embedder=embedder, progress=progress, cache_dir=cache_dir).results
 
 
-def verify_frame(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None,
-                 **kwargs: Any):
-    """verify() as a pandas DataFrame, one row per quote in input order.
-
-    ``row``, ``start``, ``end`` and ``line`` are nullable integers (Int64): an
-    unlocated quote has <NA> there, and located ones stay integers."""
-    from .export.tables import to_frame
-
-    return to_frame(verify(documents, quotes, config, **kwargs))
-
-
 def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: float | None,
             corpus: Corpus, config: Config, own_language: str = "") -> QuoteResult:
     claimed_known = quote.claimed_document in corpus.by_id

@@ -20,6 +20,7 @@ from typing import Any, Iterable
 from .archive import ArchiveLimits, check_archive, check_columns
 from .display import utf8
 from .errors import InputError, OutputError
+from .transaction import write_output as write_atomic
 from .types import DECISIONS, QUOTES_SHEET, QuoteResult, fingerprint  # noqa: F401 (named here too)
 
 SHEET = QUOTES_SHEET
@@ -277,8 +278,6 @@ REVIEW_FORMATS = (".jsonl", ".csv")
 
 def write_review(path: str | Path, review: Review) -> None:
     """Write the reviewed rows in the format named by the extension (.jsonl or .csv)."""
-    from .export.tables import write_atomic
-
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in REVIEW_FORMATS:

@@ -38,6 +38,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
 
 from . import __version__
+from .rows import spreadsheet_safe
+from .transaction import check_output_path, write_output as write_atomic
 from .errors import ConfigError, QuoteverifyError
 from .types import Quote, QuoteResult
 from .display import displayable_data, utf8
@@ -459,8 +461,6 @@ def recheck(store: Store, run_id: int, documents: Any, *, below: float = RECHECK
 
 def escalation_bytes(escalations: Sequence[Escalation], *, suffix: str) -> bytes:
     """The escalation list as CSV (``.csv``, cells as in the results CSV) or a JSON array (``.json``)."""
-    from .export.tables import spreadsheet_safe
-
     def cell(value: Any) -> Any:
         if isinstance(value, (list, tuple)):
             return json.dumps(list(value), ensure_ascii=False)
@@ -478,8 +478,6 @@ def escalation_bytes(escalations: Sequence[Escalation], *, suffix: str) -> bytes
 
 def write_escalation(path: str | Path, escalations: Sequence[Escalation]) -> None:
     """Write the escalation list as .csv or .json, by the extension of ``path``."""
-    from .export.tables import check_output_path, write_atomic
-
     path = Path(path)
     check_output_path(path, suffixes=ESCALATION_FORMATS)
     data = escalation_bytes(escalations, suffix=path.suffix.lower())

@@ -18,7 +18,7 @@ from ..errors import InputError, OutputError
 from ..findings import appendix_section
 from ..types import MATCH_TYPES, QuoteResult
 from .manifest import Manifest, Summary, summarize
-from .tables import write_atomic
+from ..transaction import write_output as write_atomic
 from ..display import utf8
 
 APPENDIX_FORMATS = {".md": "markdown", ".markdown": "markdown", ".tex": "latex"}

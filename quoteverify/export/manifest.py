@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from ..errors import ConfigError, InputError
 from ..types import MATCH_TYPES, STATUSES, QuoteResult
-from .tables import jsonl_bytes, write_atomic
+from ..rows import jsonl_bytes
+from ..transaction import write_output as write_atomic
 from ..display import utf8
 
 if TYPE_CHECKING:

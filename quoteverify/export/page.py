@@ -23,6 +23,7 @@ from typing import Any, Iterable
 
 from ..display import utf8
 from ..errors import InputError, OutputError
+from ..transaction import write_output as write_atomic
 from ..types import DECISIONS, MATCH_TYPES, STATUSES, QuoteResult, fingerprint
 from .excel import CHART_COLOURS, _severity, highlights
 
@@ -195,8 +196,6 @@ def load_results(path: str | Path) -> list[QuoteResult]:
 
 
 def write_page(path: str | Path, results: list[QuoteResult], *, title: str = "quoteverify review") -> None:
-    from .tables import write_atomic
-
     path = Path(path)
     if path.suffix.lower() not in PAGE_FORMATS:
         raise OutputError(f"{path}: unknown format '{path.suffix}' for the review page; use .html")

@@ -1,0 +1,94 @@
+"""A result as one flat row: the shape the JSONL, the CSV and a DataFrame share, and its bytes.
+
+On the model floor, so that the pipeline, the application (``verify_frame``, the manifest's
+results_sha256) and the renderers read one definition of a result's columns.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import fields
+from typing import Any, Iterable
+
+from .types import QuoteResult
+
+# Columns of CSV and DataFrames, in this order; lists are JSON-encoded in CSV.
+COLUMNS = ("quote_id", "row", "status", "match_type", "confidence", "band", "quote", "claimed_document",
+           "document", "start", "end", "line", "speaker", "timestamp", "language", "matched_text",
+           "context_before", "context_after", "reasons", "differences", "bm25_score", "bm25_ratio", "cosine", "match_ratio",
+           "suggestion", "document_sha256", "finding", "finding_confidence", "claimed_speaker", "decision",
+           "reviewer_note")
+
+
+def flat_row(result: QuoteResult) -> dict[str, Any]:
+    row = {c: getattr(result, c) for c in COLUMNS}
+    for key, value in result.extra.items():
+        # A column of the quote table named like a result column ("status", "line") is kept beside it.
+        while key in row:
+            key = f"input_{key}"
+        row[key] = value
+    return row
+
+
+# Whole numbers that are missing for some quotes (an unlocated quote has no start): nullable integers,
+# not floats with NaN, so 1234 stays 1234.
+INTEGER_COLUMNS = ("row", "start", "end", "line")
+
+
+def to_frame(results: Iterable[QuoteResult]):
+    """The results as a pandas DataFrame, one row per quote, with the columns of the CSV."""
+    # pandas takes a second to import; only the DataFrame API needs it.
+    import pandas as pd
+
+    rows = [flat_row(r) for r in results]
+    columns = list(COLUMNS) + sorted({k for r in rows for k in r} - set(COLUMNS))
+    frame = pd.DataFrame(rows, columns=columns)
+    return frame.astype({c: "Int64" for c in INTEGER_COLUMNS})
+
+
+def jsonl_bytes(results: list[QuoteResult]) -> bytes:
+    # The fields as they are: to_dict() (dataclasses.asdict) deep-copies every list, which took two
+    # thirds of the time of writing 100,000 results, for the same JSON.
+    lines = [json.dumps({f.name: getattr(r, f.name) for f in fields(r)}, ensure_ascii=False, sort_keys=False)
+             for r in results]
+    text = "\n".join(lines) + ("\n" if lines else "")
+    # Escaped, so that a reader splitting at any line break (str.splitlines) still finds one result per
+    # line; they can only occur inside JSON strings, where the escape reads back as the same character.
+    text = text.translate(_LINE_SEPARATORS)
+    # Likewise a lone surrogate (bytes decoded with surrogateescape, given through the Python API),
+    # which UTF-8 cannot hold.
+    return text.encode("utf-8", "backslashreplace")
+
+
+_LINE_SEPARATORS = {0x85: "\\u0085", 0x2028: "\\u2028", 0x2029: "\\u2029"}
+
+
+# A spreadsheet opening a CSV runs a cell that starts with one of these as a formula.
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value: Any) -> Any:
+    """Text that a spreadsheet shows as text: a leading ' keeps "=HYPERLINK(...)" from running."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def csv_bytes(results: list[QuoteResult]) -> bytes:
+    rows = [flat_row(r) for r in results]
+    extra = sorted({k for r in rows for k in r} - set(COLUMNS))
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow([spreadsheet_safe(column) for column in list(COLUMNS) + extra])
+    for row in rows:
+        values = []
+        for column in list(COLUMNS) + extra:
+            value = row.get(column)
+            if isinstance(value, (list, dict)):
+                value = json.dumps(value, ensure_ascii=False)
+            values.append("" if value is None else spreadsheet_safe(value))
+        writer.writerow(values)
+    return buffer.getvalue().encode("utf-8", "backslashreplace")
+
+
