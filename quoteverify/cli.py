@@ -234,7 +234,7 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
     from .archive import ArchiveLimits
     from .cache import default_dir as default_cache_dir
     from .config import load_config
-    from .export.manifest import write_manifest
+    from .application import write_manifest
     from .export.tables import FORMATS, check_output_path
     from .load import load_quotes
     from .findings import CARDS_FORMATS, FINDINGS_FORMATS, REPORT_FORMATS
@@ -431,8 +431,9 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
     quoteverify rerun run.json
     quoteverify rerun run.json -o again.jsonl
     """
-    from .export.manifest import changed_inputs, read_manifest, recorded_outputs, results_sha256, write_manifest
-    from .export.manifest import rerun as repeat_run
+    from .application import changed_inputs, recorded_outputs, write_manifest
+    from .application import rerun as repeat_run
+    from .manifest import read_manifest, results_sha256
     from .export.tables import FORMATS, check_output_path
 
     started = time.perf_counter()
@@ -491,7 +492,7 @@ def appendix(results_path: Path, manifest_path: Path, output: Path | None) -> No
     quoteverify appendix results.jsonl --manifest run.json -o appendix.md
     """
     from .export.appendix import read_results, render_appendix, write_appendix
-    from .export.manifest import read_manifest
+    from .manifest import read_manifest
 
     try:
         manifest = read_manifest(manifest_path)

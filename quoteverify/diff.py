@@ -33,7 +33,7 @@ from .numbers import phrases as number_phrases, words_for
 from .rules import Contract, benign_join, bracket, contraction_readings, slip, spelling_variant
 from .tokenize import FILLERS, TOKEN, WORD
 from .turns import speaker_key
-from .types import BENIGN, EDITS, LOAD_BEARING, Alignment, Comparison, Difference, Elision, Segment
+from .types import BENIGN, EDITS, Alignment, Comparison, Difference, Elision, Segment
 
 
 CARDINALS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen

@@ -14,7 +14,8 @@ from quoteverify.cli import main
 from quoteverify.errors import InputError, OutputError
 from quoteverify.export.appendix import (latex_escape, markdown_escape, read_results, render_appendix,
                                          write_appendix)
-from quoteverify.export.manifest import build_manifest, read_manifest, summarize
+from quoteverify.application import build_manifest
+from quoteverify.manifest import read_manifest, summarize
 from quoteverify.types import QuoteResult
 
 ROOT = Path(__file__).resolve().parent.parent

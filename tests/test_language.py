@@ -16,7 +16,7 @@ import quoteverify
 from quoteverify.cli import main
 from quoteverify.config import load_config
 from quoteverify.export.appendix import render_appendix
-from quoteverify.export.manifest import build_manifest
+from quoteverify.application import build_manifest
 from quoteverify.language import (cosine_applies, detect, detect_quote_languages, known_codes, quote_language,
                                   with_languages)
 from quoteverify.types import Document, Quote

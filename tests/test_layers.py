@@ -19,7 +19,7 @@ FLOOR = {
     # model: named results, errors, settings, and the plumbing everything shares
     "types": "model", "errors": "model", "config": "model", "cache": "model", "tempfiles": "model",
     "transaction": "model", "display": "model", "archive": "model", "lexicon": "model",
-    "resultcache": "model", "rows": "model",
+    "resultcache": "model", "rows": "model", "manifest": "model",
     # sources: reading documents and quotes, and the text they are made of
     "load": "sources", "formats": "sources", "qdpx": "sources", "turns": "sources", "normalize": "sources",
     "tokenize": "sources", "numbers": "sources", "language": "sources", "corpus": "sources",
@@ -34,7 +34,7 @@ FLOOR = {
     "review": "application", "decisions": "application", "extract": "application",
     # renderers: results and findings as data, out as files
     "export": "renderers", "export.tables": "renderers", "export.excel": "renderers",
-    "export.page": "renderers", "export.appendix": "renderers", "export.manifest": "renderers",
+    "export.page": "renderers", "export.appendix": "renderers",
     "export.findings": "renderers", "export.escalation": "renderers", "export.review": "renderers",
     # face: the command line and the package's front door
     "cli": "face", "__main__": "face", "": "face",

@@ -20,8 +20,8 @@ from quoteverify.cli import main
 from quoteverify.config import load_config
 from quoteverify.embed import DEFAULT_MODEL, model_path
 from quoteverify.errors import InputError
-from quoteverify.export.manifest import (Embedding, InputChange, build_manifest, changed_inputs, read_manifest,
-                                         rerun, write_manifest)
+from quoteverify.application import build_manifest, changed_inputs, rerun, write_manifest
+from quoteverify.manifest import Embedding, InputChange, read_manifest
 from quoteverify.export.tables import csv_bytes, jsonl_bytes
 from quoteverify.load import load_quotes
 from quoteverify.types import MATCH_TYPES, STATUSES
@@ -129,8 +129,8 @@ def test_manifest_of_a_fake_embedder_has_no_weights(corpus_dir, fake_embedder):
 
 
 def test_manifest_does_not_import_torch():
-    code = ("import sys; from quoteverify.export.manifest import environment, _embedding; "
-            "environment(); _embedding('all-MiniLM-L6-v2'); assert 'torch' not in sys.modules, 'torch imported'")
+    code = ("import sys; from quoteverify.manifest import environment; "
+            "from quoteverify.application import embedding_record; environment(); embedding_record('all-MiniLM-L6-v2'); assert 'torch' not in sys.modules, 'torch imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

@@ -17,7 +17,7 @@ from typing import Callable, Sequence
 from ..errors import InputError, OutputError
 from ..findings import appendix_section
 from ..types import MATCH_TYPES, QuoteResult
-from .manifest import Manifest, Summary, summarize
+from ..manifest import Manifest, Summary, summarize
 from ..transaction import write_output as write_atomic
 from ..display import utf8
 

@@ -8,6 +8,9 @@ timestamp quoteverify writes anywhere).
 
 Paths in a manifest are relative to the manifest's folder, so a project folder
 can be moved or shared whole and rerun from any working directory.
+
+The manifest as data; quoteverify.application builds one from a run, compares
+it with the inputs as they are now and reruns it.
 """
 from __future__ import annotations
 
@@ -17,21 +20,14 @@ import os
 import platform
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
-from ..errors import ConfigError, InputError
-from ..types import MATCH_TYPES, STATUSES, QuoteResult
-from ..rows import jsonl_bytes
-from ..transaction import write_output as write_atomic
-from ..display import utf8
-
-if TYPE_CHECKING:
-    from ..embed import Embedder
-    from ..pipeline import Progress
-    from ..types import Run
+from .errors import InputError
+from .types import MATCH_TYPES, STATUSES, QuoteResult
+from .rows import jsonl_bytes
+from .display import utf8
 
 MANIFEST_VERSION = 1
 WEIGHTS_FILE = "model.safetensors"
@@ -186,33 +182,13 @@ def results_sha256(results: list[QuoteResult]) -> str:
     return hashlib.sha256(jsonl_bytes(results)).hexdigest()
 
 
-def _weights_file(model: str) -> Path | None:
-    """The weights of a model that ``embed.model_path`` can find; None for a test's fake embedder."""
-    from ..embed import model_path
-
-    try:
-        path = model_path(model) / WEIGHTS_FILE
-    except ConfigError:
-        return None
-    return path if path.is_file() else None
-
-
-def _embedding(model: str | None) -> Embedding:
-    if model is None:
-        return Embedding(enabled=False)
-    weights = _weights_file(model)
-    if weights is None:
-        return Embedding(enabled=True, model=model)
-    return Embedding(enabled=True, model=model, weights_file=weights.name, weights_sha256=sha256_file(weights))
-
-
 def environment() -> dict[str, Any]:
     """Python and package versions, read from installed metadata (torch is never imported)."""
     return {"python": platform.python_version(), "implementation": platform.python_implementation(),
             "platform": platform.platform(), "packages": {name: _version(name) for name in PACKAGES}}
 
 
-def _relative(path: str | Path, base: Path) -> str:
+def relative_path(path: str | Path, base: Path) -> str:
     """``path`` relative to ``base`` when they share a folder below the root, else absolute."""
     path, base = os.path.abspath(path), os.path.abspath(base)
     try:
@@ -224,54 +200,8 @@ def _relative(path: str | Path, base: Path) -> str:
     return Path(os.path.relpath(path, base)).as_posix()
 
 
-def build_manifest(run: Run, *, base: str | Path = ".", quotes_path: str | Path | None = None,
-                   sheet: str | None = None, outputs: Iterable[str | Path] = (), command: str = "") -> Manifest:
-    """The manifest of a finished run; paths are made relative to ``base``, the manifest's folder.
-
-    ``quotes_path`` is the quote table the run read (with ``sheet`` for a workbook);
-    ``outputs`` the result files written; ``command`` the command line, if any.
-    """
-    from .. import __version__
-
-    base = Path(base)
-    documents = tuple(
-        InputFile(path=_relative(d.path, base) if d.path else "", sha256=d.sha256, doc_id=d.doc_id,
-                  encoding=d.encoding, language=d.language)
-        for d in run.documents)
-    quotes = None
-    if quotes_path is not None:
-        if not run.quotes_sha256:
-            raise ValueError("this run was given quotes in Python, not a quote table file; "
-                             "pass the file to run() to record it in the manifest")
-        quotes = InputFile(path=_relative(quotes_path, base), sha256=run.quotes_sha256, sheet=sheet or "")
-    return Manifest(
-        tool_version=__version__, created=datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        command=command, config=run.config.as_dict(), embedding=_embedding(run.embedder), windows=run.windows,
-        documents=documents, quotes=quotes, outputs=tuple(_relative(o, base) for o in outputs),
-        results_sha256=results_sha256(run.results), summary=summarize(run.results), environment=environment(),
-        warnings=tuple(run.warnings), languages=_languages(run))
-
-
-def _languages(run: Run) -> dict[str, dict[str, Any]]:
-    from ..lexicon import languages
-
-    documents = Counter(d.language or "unknown" for d in run.documents)
-    quotes = Counter(r.language or "unknown" for r in run.results)
-    return {code: {"documents": documents[code], "quotes": quotes[code], "lexicon": code in languages()}
-            for code in sorted(set(documents) | set(quotes))}
-
-
 def manifest_bytes(manifest: Manifest) -> bytes:
     return utf8(json.dumps(manifest.to_dict(), ensure_ascii=False, indent=2) + "\n")
-
-
-def write_manifest(path: str | Path, run: Run, **options: Any) -> Manifest:
-    """Build the manifest of ``run`` (options as for ``build_manifest``) and write it to ``path``."""
-    path = Path(path)
-    manifest = build_manifest(run, base=path.parent, **options)
-    data = manifest_bytes(manifest)
-    write_atomic(path, lambda p: p.write_bytes(data))
-    return manifest
 
 
 def read_manifest(path: str | Path) -> Manifest:
@@ -288,83 +218,7 @@ def read_manifest(path: str | Path) -> Manifest:
     return Manifest.from_dict(data, source=str(path))
 
 
+
+
 # A source inside a QDA project is recorded as "project.qdpx!source name" (see quoteverify.qdpx).
 PROJECT_SOURCE = ".qdpx!"
-
-
-def _project_source_sha256(path: Path) -> str:
-    """The sha256 of a project's source as it is now; empty when the project or the source is gone."""
-    from ..qdpx import read_qdpx
-
-    project = Path(str(path).split("!", 1)[0])
-    if not project.is_file():
-        return ""
-    try:
-        documents = read_qdpx(project).documents
-    except InputError:
-        return ""
-    name = str(path).split("!", 1)[1]
-    return next((d.sha256 for d in documents if d.path.split("!", 1)[1] == name), "")
-
-
-def _document_paths(manifest: Manifest, base: Path) -> list[Path]:
-    """The files to read the documents from again: a QDA project once, however many sources it gave."""
-    paths = [base / (d.path.split("!", 1)[0] if PROJECT_SOURCE in d.path else d.path) for d in manifest.documents]
-    return list(dict.fromkeys(paths))
-
-
-def changed_inputs(manifest: Manifest, *, base: str | Path) -> list[InputChange]:
-    """Inputs (documents, quote table, model weights) whose sha256 differs from the manifest's."""
-    base = Path(base)
-    recorded = [(f.path, base / f.path, f.sha256) for f in manifest.documents if f.path]
-    if manifest.quotes is not None:
-        recorded.append((manifest.quotes.path, base / manifest.quotes.path, manifest.quotes.sha256))
-    changes = []
-    for label, path, sha256 in recorded:
-        current = _project_source_sha256(path) if PROJECT_SOURCE in str(path) else (
-            sha256_file(path) if path.is_file() else "")
-        if current != sha256:
-            changes.append(InputChange(label, sha256, current))
-    if manifest.embedding.weights_sha256:
-        weights = _weights_file(manifest.embedding.model)
-        current = sha256_file(weights) if weights else ""
-        if current != manifest.embedding.weights_sha256:
-            label = f"embedding model {manifest.embedding.model} ({manifest.embedding.weights_file})"
-            changes.append(InputChange(label, manifest.embedding.weights_sha256, current))
-    return changes
-
-
-def rerun(manifest: Manifest, *, base: str | Path, embedder: Embedder | None = None,
-          progress: Progress | None = None) -> Run:
-    """Run again on the documents, quote table and config the manifest records (as they are now)."""
-    from ..config import load_config
-    from ..load import load_quotes
-    from ..pipeline import run
-
-    base = Path(base)
-    if manifest.quotes is None or not manifest.documents or not all(d.path for d in manifest.documents):
-        raise InputError("this manifest was written for documents or quotes given in Python, not as files, "
-                         "so it cannot be rerun; run quoteverify.run() again with the same inputs")
-    try:
-        config = load_config(overrides=manifest.config)
-    except ConfigError as exc:
-        raise ConfigError(f"the manifest's config does not fit quoteverify as installed ({exc}); "
-                          f"install quoteverify {manifest.tool_version}, which wrote it") from None
-    quotes = load_quotes(base / manifest.quotes.path, sheet=manifest.quotes.sheet or None,
-                         columns=vars(config.columns))
-    return run(_document_paths(manifest, base), quotes, config, embedder=embedder, progress=progress)
-
-
-def recorded_outputs(manifest: Manifest, *, base: str | Path, source: str | Path) -> tuple[Path, ...]:
-    """The outputs ``manifest`` records, as paths under ``base`` (its folder). An edited manifest must not
-    make a rerun write elsewhere: an absolute path, or one that leaves the folder, is refused."""
-    base = Path(base)
-    inside = base.resolve()
-    paths = []
-    for output in manifest.outputs:
-        path = base / output
-        if Path(output).is_absolute() or not path.resolve().is_relative_to(inside):
-            raise InputError(f"{source}: refused: it records the output '{output}', outside the manifest's folder "
-                             f"{base}; rerun writes there only, unless you name the outputs with -o")
-        paths.append(path)
-    return tuple(paths)
