@@ -21,9 +21,10 @@ from .manifest import (PROJECT_SOURCE, WEIGHTS_FILE, Embedding, InputChange, Inp
                        environment, manifest_bytes, results_sha256, sha256_file, summarize)
 from .pipeline import run, verify
 from .qdpx import read_qdpx
+from .store import RECHECK_BELOW, CorpusFile, Store, StoreError
 from .rows import to_frame
 from .transaction import write_output
-from .types import Progress, Run
+from .types import Escalation, Progress, Recheck, Run
 
 
 def verify_frame(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None,
@@ -165,3 +166,42 @@ def recorded_outputs(manifest: Manifest, *, base: str | Path, source: str | Path
                              f"{base}; rerun writes there only, unless you name the outputs with -o")
         paths.append(path)
     return tuple(paths)
+
+
+def _corpus_changes(recorded: Iterable[CorpusFile], current: Iterable[Any]) -> tuple[str, ...]:
+    before = {d.doc_id: d.sha256 for d in recorded}
+    now = {d.doc_id: d.sha256 for d in current}
+    changes = []
+    for doc_id in sorted(before.keys() | now.keys()):
+        if doc_id not in now:
+            changes.append(f"{doc_id} (gone)")
+        elif doc_id not in before:
+            changes.append(f"{doc_id} (new)")
+        elif before[doc_id] != now[doc_id]:
+            changes.append(f"{doc_id} (changed)")
+    return tuple(changes)
+
+
+def recheck(store: Store, run_id: int, documents: Any, *, below: float = RECHECK_BELOW,
+            embedder: Embedder | None = None, cache_dir: str | Path | None = None,
+            progress: Progress | None = None) -> Recheck:
+    """Check the quotes of run ``run_id`` whose confidence was below ``below`` again, with the run's
+    settings, against ``documents`` (as for quoteverify.run); those still below are escalations."""
+    stored = store.run(run_id)
+    try:
+        config = load_config(overrides=stored.config)
+    except ConfigError as exc:
+        raise StoreError(f"run {run_id} was recorded by quoteverify {stored.version} with settings this version "
+                         f"cannot use ({exc}); check it with that version") from None
+    low = [(result, quote) for result, quote in zip(store.results(run_id), store.quotes(run_id))
+           if result.confidence < below]
+    again = run(documents, [quote for _, quote in low], config, embedder=embedder, progress=progress,
+                cache_dir=cache_dir)
+    escalations = tuple(
+        Escalation(run_id=run_id, quote_id=old.quote_id, row=old.row, quote=old.quote,
+                   claimed_document=old.claimed_document, finding=old.finding, recorded_status=old.status,
+                   recorded_confidence=old.confidence, status=new.status, match_type=new.match_type,
+                   confidence=new.confidence, document=new.document, start=new.start, end=new.end,
+                   reasons=tuple(new.reasons), suggestion=new.suggestion)
+        for (old, _), new in zip(low, again.results) if new.confidence < below)
+    return Recheck(run_id, below, len(low), escalations, _corpus_changes(stored.corpus, again.documents))

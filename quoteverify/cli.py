@@ -593,8 +593,8 @@ def recheck(run_id: int, paths: tuple[Path, ...], store_target: str | None, belo
     """
     from .cache import default_dir as default_cache_dir
     from .export.tables import check_output_path
-    from .store import ESCALATION_FORMATS, write_escalation
-    from .store import recheck as recheck_run
+    from .application import recheck as recheck_run
+    from .export.escalation import ESCALATION_FORMATS, write_escalation
 
     try:
         check_output_path(output, inputs=paths, suffixes=ESCALATION_FORMATS)

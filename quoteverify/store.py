@@ -24,10 +24,7 @@ SQLAlchemy is imported when a store is opened, not with this module.
 from __future__ import annotations
 
 import contextlib
-import csv
 import functools
-import io
-import json
 import os
 import types
 import typing
@@ -35,24 +32,20 @@ from collections import Counter
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Iterator
 
 from . import __version__
-from .rows import spreadsheet_safe
-from .transaction import check_output_path, write_output as write_atomic
-from .errors import ConfigError, QuoteverifyError
+from .errors import QuoteverifyError
 from .types import Quote, QuoteResult
-from .display import displayable_data, utf8
+from .display import displayable_data
 
 if TYPE_CHECKING:
-    from .embed import Embedder
-    from .pipeline import Progress, Run
+    from .types import Run
 
 STORE_FILE = "runs.sqlite"
 MAX_RUN_ID = 2**63 - 1  # SQL's BIGINT
 # A quote below this confidence is rechecked: the upper edge of the low band (classify.band).
 RECHECK_BELOW = 0.6
-ESCALATION_FORMATS = (".csv", ".json")
 
 
 class StoreError(QuoteverifyError):
@@ -379,106 +372,3 @@ def open_store(target: str | Path | None = None, *, create: bool = True,
 
 
 # --- recheck --------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Escalation:
-    """A quote still below the confidence threshold when checked again: for a person to look at."""
-
-    run_id: int
-    quote_id: str
-    row: int
-    quote: str
-    claimed_document: str
-    finding: str
-    recorded_status: str
-    recorded_confidence: float
-    status: str
-    match_type: str
-    confidence: float
-    document: str
-    start: int | None
-    end: int | None
-    reasons: tuple[str, ...]
-    suggestion: str
-
-
-ESCALATION_COLUMNS = tuple(f.name for f in fields(Escalation))
-
-
-@dataclass(frozen=True)
-class Recheck:
-    """The low-confidence quotes of a recorded run, checked again against the current documents."""
-
-    run_id: int
-    below: float
-    rechecked: int  # quotes of the run below ``below``, checked again
-    escalations: tuple[Escalation, ...]  # those still below it
-    changed_documents: tuple[str, ...]  # "doc-id (changed|new|gone)" against the run's corpus
-
-
-def _corpus_changes(recorded: Iterable[CorpusFile], current: Iterable[Any]) -> tuple[str, ...]:
-    before = {d.doc_id: d.sha256 for d in recorded}
-    now = {d.doc_id: d.sha256 for d in current}
-    changes = []
-    for doc_id in sorted(before.keys() | now.keys()):
-        if doc_id not in now:
-            changes.append(f"{doc_id} (gone)")
-        elif doc_id not in before:
-            changes.append(f"{doc_id} (new)")
-        elif before[doc_id] != now[doc_id]:
-            changes.append(f"{doc_id} (changed)")
-    return tuple(changes)
-
-
-def recheck(store: Store, run_id: int, documents: Any, *, below: float = RECHECK_BELOW,
-            embedder: Embedder | None = None, cache_dir: str | Path | None = None,
-            progress: Progress | None = None) -> Recheck:
-    """Check the quotes of run ``run_id`` whose confidence was below ``below`` again, with the run's
-    settings, against ``documents`` (as for quoteverify.run); those still below are escalations."""
-    from .config import load_config
-    from .pipeline import run
-
-    stored = store.run(run_id)
-    try:
-        config = load_config(overrides=stored.config)
-    except ConfigError as exc:
-        raise StoreError(f"run {run_id} was recorded by quoteverify {stored.version} with settings this version "
-                         f"cannot use ({exc}); check it with that version") from None
-    low = [(result, quote) for result, quote in zip(store.results(run_id), store.quotes(run_id))
-           if result.confidence < below]
-    again = run(documents, [quote for _, quote in low], config, embedder=embedder, progress=progress,
-                cache_dir=cache_dir)
-    escalations = tuple(
-        Escalation(run_id=run_id, quote_id=old.quote_id, row=old.row, quote=old.quote,
-                   claimed_document=old.claimed_document, finding=old.finding, recorded_status=old.status,
-                   recorded_confidence=old.confidence, status=new.status, match_type=new.match_type,
-                   confidence=new.confidence, document=new.document, start=new.start, end=new.end,
-                   reasons=tuple(new.reasons), suggestion=new.suggestion)
-        for (old, _), new in zip(low, again.results) if new.confidence < below)
-    return Recheck(run_id, below, len(low), escalations, _corpus_changes(stored.corpus, again.documents))
-
-
-def escalation_bytes(escalations: Sequence[Escalation], *, suffix: str) -> bytes:
-    """The escalation list as CSV (``.csv``, cells as in the results CSV) or a JSON array (``.json``)."""
-    def cell(value: Any) -> Any:
-        if isinstance(value, (list, tuple)):
-            return json.dumps(list(value), ensure_ascii=False)
-        return "" if value is None else spreadsheet_safe(value)  # never run as a formula
-
-    rows = [asdict(e) for e in escalations]
-    if suffix == ".json":
-        return utf8(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
-    buffer = io.StringIO(newline="")
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(ESCALATION_COLUMNS)
-    writer.writerows([cell(row[c]) for c in ESCALATION_COLUMNS] for row in rows)
-    return utf8(buffer.getvalue())
-
-
-def write_escalation(path: str | Path, escalations: Sequence[Escalation]) -> None:
-    """Write the escalation list as .csv or .json, by the extension of ``path``."""
-    path = Path(path)
-    check_output_path(path, suffixes=ESCALATION_FORMATS)
-    data = escalation_bytes(escalations, suffix=path.suffix.lower())
-    write_atomic(path, lambda p: p.write_bytes(data))

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import hashlib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:
@@ -225,3 +225,39 @@ class Run:
     windows: int = 0
     quotes_sha256: str = ""  # of the quote table file; empty for quotes given in Python
     quotes: tuple[Quote, ...] = ()  # as checked, in input order: what the audit store needs to check them again
+
+
+@dataclass(frozen=True)
+class Escalation:
+    """A quote still below the confidence threshold when checked again: for a person to look at."""
+
+    run_id: int
+    quote_id: str
+    row: int
+    quote: str
+    claimed_document: str
+    finding: str
+    recorded_status: str
+    recorded_confidence: float
+    status: str
+    match_type: str
+    confidence: float
+    document: str
+    start: int | None
+    end: int | None
+    reasons: tuple[str, ...]
+    suggestion: str
+
+
+ESCALATION_COLUMNS = tuple(f.name for f in fields(Escalation))
+
+
+@dataclass(frozen=True)
+class Recheck:
+    """The low-confidence quotes of a recorded run, checked again against the current documents."""
+
+    run_id: int
+    below: float
+    rechecked: int  # quotes of the run below ``below``, checked again
+    escalations: tuple[Escalation, ...]  # those still below it
+    changed_documents: tuple[str, ...]  # "doc-id (changed|new|gone)" against the run's corpus

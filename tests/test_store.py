@@ -19,9 +19,10 @@ from click.testing import CliRunner
 
 import quoteverify
 from quoteverify.cli import main
-from quoteverify.store import (ESCALATION_COLUMNS, CorpusFile, Escalation, StoreError, escalation_bytes, open_store,
-                               recheck)
-from quoteverify.types import Quote
+from quoteverify.application import recheck
+from quoteverify.export.escalation import escalation_bytes
+from quoteverify.store import CorpusFile, StoreError, open_store
+from quoteverify.types import ESCALATION_COLUMNS, Escalation, Quote
 
 from conftest import NO_EMBED
 

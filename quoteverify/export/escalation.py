@@ -1,0 +1,41 @@
+"""The escalation list of a recheck (quoteverify.application.recheck) as CSV or JSON."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any, Sequence
+
+from ..display import utf8
+from ..rows import spreadsheet_safe
+from ..transaction import check_output_path, write_output
+from ..types import ESCALATION_COLUMNS, Escalation
+
+ESCALATION_FORMATS = (".csv", ".json")
+
+
+def escalation_bytes(escalations: Sequence[Escalation], *, suffix: str) -> bytes:
+    """The escalation list as CSV (``.csv``, cells as in the results CSV) or a JSON array (``.json``)."""
+    def cell(value: Any) -> Any:
+        if isinstance(value, (list, tuple)):
+            return json.dumps(list(value), ensure_ascii=False)
+        return "" if value is None else spreadsheet_safe(value)  # never run as a formula
+
+    rows = [asdict(e) for e in escalations]
+    if suffix == ".json":
+        return utf8(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow(ESCALATION_COLUMNS)
+    writer.writerows([cell(row[c]) for c in ESCALATION_COLUMNS] for row in rows)
+    return utf8(buffer.getvalue())
+
+
+def write_escalation(path: str | Path, escalations: Sequence[Escalation]) -> None:
+    """Write the escalation list as .csv or .json, by the extension of ``path``."""
+    path = Path(path)
+    check_output_path(path, suffixes=ESCALATION_FORMATS)
+    data = escalation_bytes(escalations, suffix=path.suffix.lower())
+    write_output(path, lambda p: p.write_bytes(data))
