@@ -113,9 +113,11 @@ def _write_outputs(result, outputs: tuple[Path, ...]) -> None:
     """Write each output in the format its extension names; JSONL to stdout when there is none."""
     from .export import write_results
     from .export.tables import jsonl_bytes
+    from .findings import summarize_findings
 
+    findings = summarize_findings(result.results)
     for output in outputs:
-        write_results(output, result.results, run=result)
+        write_results(output, result.results, run=result, findings=findings)
     if not outputs:
         sys.stdout.buffer.write(jsonl_bytes(result.results))
 
@@ -123,7 +125,8 @@ def _write_outputs(result, outputs: tuple[Path, ...]) -> None:
 def _write_findings(results, *, findings_path: Path | None, report_path: Path | None, cards_path: Path | None,
                     checked_at) -> None:
     """The findings table, report and claim cards that were asked for."""
-    from .findings import summarize_findings, write_cards, write_findings, write_report
+    from .export.findings import write_cards, write_findings, write_report
+    from .findings import claim_cards, summarize_findings
 
     if findings_path is None and report_path is None and cards_path is None:
         return
@@ -136,9 +139,9 @@ def _write_findings(results, *, findings_path: Path | None, report_path: Path | 
     if findings_path is not None:
         write_findings(findings_path, summary.findings)
     if report_path is not None:
-        write_report(report_path, results)
+        write_report(report_path, results, summary)
     if cards_path is not None:
-        write_cards(cards_path, results, checked_at=checked_at)
+        write_cards(cards_path, claim_cards(results, checked_at=checked_at))
 
 
 STORE_HELP = ("The audit store: a SQLite file or a database URL such as postgresql://user@host/db "
@@ -237,7 +240,7 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
     from .application import write_manifest
     from .export.tables import FORMATS, check_output_path
     from .load import load_quotes
-    from .findings import CARDS_FORMATS, FINDINGS_FORMATS, REPORT_FORMATS
+    from .export.findings import CARDS_FORMATS, FINDINGS_FORMATS, REPORT_FORMATS
     from .pipeline import run
     from .review import carry_decisions, read_previous
 
@@ -492,15 +495,18 @@ def appendix(results_path: Path, manifest_path: Path, output: Path | None) -> No
     quoteverify appendix results.jsonl --manifest run.json -o appendix.md
     """
     from .export.appendix import read_results, render_appendix, write_appendix
+    from .findings import summarize_findings
     from .manifest import read_manifest
 
     try:
         manifest = read_manifest(manifest_path)
         results = read_results(results_path, manifest=manifest)
+        findings = summarize_findings(results)
         if output is not None:
-            write_appendix(output, results, manifest, manifest_name=manifest_path.name)
+            write_appendix(output, results, manifest, manifest_name=manifest_path.name, findings=findings)
         else:
-            click.echo(render_appendix(results, manifest, manifest_name=manifest_path.name), nl=False)
+            click.echo(render_appendix(results, manifest, manifest_name=manifest_path.name, findings=findings),
+                       nl=False)
     except QuoteverifyError as exc:
         _fail(str(exc))
 

@@ -29,21 +29,12 @@ labels of fact-checking data sets. Precedence, first match wins:
 """
 from __future__ import annotations
 
-import csv
-import io
-import json
-from dataclasses import asdict, dataclass, fields
+from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import Iterable, Sequence
 
-from .rows import spreadsheet_safe
-from .transaction import check_output_path, write_output as write_atomic
-from .types import QuoteResult
-from .display import utf8
-
-if TYPE_CHECKING:
-    from .export.appendix import _Style
+from .display import plural
+from .types import FINDING_COLUMNS, ClaimCard, Evidence, Finding, Findings, Metrics, QuoteResult  # noqa: F401
 
 DEFAULT_CONFIDENCE = 1.0
 MAJORITY_NOTE = "Majority of cited quotes could not be located in the source"
@@ -55,11 +46,6 @@ MAJORITY_FACTOR = 0.5
 CONTRADICTIONS = frozenset({"number", "negation"})
 
 SUPPORTED, NOT_ENOUGH_INFO, REFUTED = "SUPPORTED", "NOT ENOUGH INFO", "REFUTED"
-FINDINGS_FORMATS = (".csv", ".jsonl")
-REPORT_FORMATS = (".md", ".markdown")
-CARDS_FORMATS = (".jsonl",)
-SHEET = "Findings"
-SHEET_WIDTHS = {"finding": 50, "note": 60}  # characters; the other columns fit their header
 
 
 @dataclass(frozen=True)
@@ -77,34 +63,6 @@ def penalty(unverified: int, total: int) -> Penalty:
     if 2 * unverified < total:  # compared in integers: exactly half is a majority penalty
         return Penalty(max(PENALTY_FLOOR, 1 - PENALTY_SLOPE * unverified / total))
     return Penalty(MAJORITY_FACTOR, MAJORITY_NOTE)
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One finding and how its quotes held up; the fields are the columns of ``--findings``."""
-
-    finding: str
-    n_quotes: int
-    verified: int
-    review: int
-    unverified: int
-    finding_confidence: float
-    adjusted_confidence: float
-    note: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-
-FINDING_COLUMNS = tuple(f.name for f in fields(Finding))
-
-
-@dataclass(frozen=True)
-class Findings:
-    """Every finding the quotes cite, in order of first citation, and warnings about the input."""
-
-    findings: tuple[Finding, ...]
-    warnings: tuple[str, ...] = ()
 
 
 def group_by_finding(results: Iterable[QuoteResult]) -> dict[str, list[QuoteResult]]:
@@ -129,7 +87,8 @@ def _stated_confidence(finding: str, quotes: list[QuoteResult], warnings: list[s
 
 
 def summarize_findings(results: Iterable[QuoteResult]) -> Findings:
-    """Per finding: counts by status and the confidence adjusted for unlocated quotes."""
+    """Per finding: counts by status, the confidence adjusted for unlocated quotes, and its label."""
+    results = list(results)
     warnings: list[str] = []
     findings = []
     for finding, quotes in group_by_finding(results).items():
@@ -138,81 +97,24 @@ def summarize_findings(results: Iterable[QuoteResult]) -> Findings:
         cut = penalty(counts["unverified"], len(quotes))
         findings.append(Finding(finding, len(quotes), **counts, finding_confidence=confidence,
                                 adjusted_confidence=round(confidence * cut.factor, 4), note=cut.note))
-    return Findings(tuple(findings), tuple(warnings))
+    labels = tuple(label(quotes) for quotes in group_by_finding(results).values())
+    return Findings(tuple(findings), tuple(warnings), labels, _adjustment(findings))
 
 
-# --- the findings table ---------------------------------------------------------------------------
-
-
-def findings_bytes(findings: Sequence[Finding], *, suffix: str) -> bytes:
-    """The findings as CSV (``.csv``) or JSONL (``.jsonl``), columns FINDING_COLUMNS in that order."""
-    rows = [f.to_dict() for f in findings]
-    if suffix == ".jsonl":
-        return utf8("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
-    buffer = io.StringIO(newline="")
-    writer = csv.writer(buffer, lineterminator="\r\n")  # as the results CSV
-    writer.writerow(FINDING_COLUMNS)
-    writer.writerows([spreadsheet_safe(row[c]) for c in FINDING_COLUMNS] for row in rows)
-    return utf8(buffer.getvalue())
-
-
-def _write(path: str | Path, suffixes: Sequence[str], render: Callable[[str], bytes]) -> None:
-    """Write ``render(suffix)`` atomically to ``path``, whose extension must be one of ``suffixes``."""
-    path = Path(path)
-    check_output_path(path, suffixes=suffixes)
-    data = render(path.suffix.lower())
-    write_atomic(path, lambda p: p.write_bytes(data))
-
-
-def write_findings(path: str | Path, findings: Sequence[Finding]) -> None:
-    """Write the findings table as .csv or .jsonl, by the extension of ``path``."""
-    _write(path, FINDINGS_FORMATS, lambda suffix: findings_bytes(findings, suffix=suffix))
+def _adjustment(findings: Sequence[Finding]) -> str:
+    """The penalty schedule in words, with how many findings got the majority penalty."""
+    if not findings:
+        return ""
+    majority = sum(f.note == MAJORITY_NOTE for f in findings)
+    return (f"The quotes were cited for {plural(len(findings), 'finding')}. Each finding's confidence (as "
+            f"stated in the quote table, {DEFAULT_CONFIDENCE:g} where none was stated) was adjusted for the quotes "
+            f"that could not be located: multiplied by one minus {PENALTY_SLOPE:g} times the share of its quotes "
+            f"that were unverified, but by no less than {PENALTY_FLOOR:g}, when fewer than half were unverified, "
+            f"and by {MAJORITY_FACTOR:g} when half or more were. Findings resting on a majority of quotes that "
+            f"could not be located in the source: {majority}.")
 
 
 # --- claim cards ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Metrics:
-    """The evidence behind a quote's verdict."""
-
-    confidence: float
-    cosine: float | None
-    match_ratio: float | None
-    bm25_score: float | None
-
-
-@dataclass(frozen=True)
-class Evidence:
-    """One cited quote as evidence: where the source says it (empty when unlocated) and how it was found."""
-
-    quote_id: str
-    quote: str
-    status: str
-    document: str
-    snippet: str  # the matched source text
-    document_sha256: str
-    start: int | None
-    end: int | None
-    method: str  # the match type
-    metrics: Metrics
-    checked_at: str  # ISO 8601, UTC
-
-
-@dataclass(frozen=True)
-class ClaimCard:
-    """A finding as a claim, labelled by its evidence (precedence in the module docstring)."""
-
-    claim: str
-    label: str
-    label_reason: str
-    finding_confidence: float
-    adjusted_confidence: float
-    evidence: tuple[Evidence, ...]
-
-    def to_dict(self) -> dict[str, Any]:
-        """The card as JSON writes it (evidence as a list)."""
-        return {**asdict(self), "evidence": [asdict(e) for e in self.evidence]}
 
 
 def timestamp(moment: datetime | None = None) -> str:
@@ -258,122 +160,3 @@ def claim_cards(results: Sequence[QuoteResult], *, checked_at: datetime | None =
         cards.append(ClaimCard(finding, verdict, reason, adjusted[finding].finding_confidence,
                                adjusted[finding].adjusted_confidence, tuple(_evidence(q, when) for q in quotes)))
     return cards
-
-
-def cards_bytes(results: Sequence[QuoteResult], *, checked_at: datetime | None = None) -> bytes:
-    """The claim cards as JSONL, one card per line."""
-    cards = claim_cards(results, checked_at=checked_at)
-    return utf8("".join(json.dumps(card.to_dict(), ensure_ascii=False) + "\n" for card in cards))
-
-
-def write_cards(path: str | Path, results: Sequence[QuoteResult], *, checked_at: datetime | None = None) -> None:
-    """Write the claim cards as JSONL (``.jsonl``)."""
-    _write(path, CARDS_FORMATS, lambda _: cards_bytes(results, checked_at=checked_at))
-
-
-# --- the Markdown report --------------------------------------------------------------------------
-
-
-def _where(result: QuoteResult) -> str:
-    place = ", ".join(filter(None, (result.document, f"line {result.line}" if result.line is not None else "",
-                                    result.timestamp)))
-    return f" — {place}" if place else ""
-
-
-def _quote_line(result: QuoteResult) -> str:
-    from .export.appendix import markdown_escape
-
-    line = f"- {markdown_escape(result.quote_id)}: “{markdown_escape(result.quote)}”"
-    if result.status == "unverified":
-        return f"{line} (unverified)"
-    line += markdown_escape(_where(result))
-    if result.status == "review":
-        reason = f": {markdown_escape(result.reasons[0])}" if result.reasons else ""
-        line += f" (review{reason})"
-    return line
-
-
-def render_report(results: Sequence[QuoteResult]) -> str:
-    """A Markdown report: each finding, its label and confidence, and its quotes, unverified ones marked."""
-    from .export.appendix import _plural, markdown_escape
-
-    title = "# Findings and their quotes"
-    summary = summarize_findings(results)
-    if not summary.findings:
-        return f"{title}\n\nNo quote names a finding: the quote table has no `finding` column, or it is empty.\n"
-    groups = group_by_finding(results)
-    uncited = sum(not r.finding for r in results)
-    cited = len(results) - uncited
-    blocks = [title, f"{_plural(len(summary.findings), 'finding')} cited by {_plural(cited, 'quote')}. Each quote "
-                     "that could not be located in the sources is marked (unverified); the confidence of its "
-                     "finding is lowered accordingly."]
-    for finding in summary.findings:
-        quotes = groups[finding.finding]
-        verdict, reason = label(quotes)
-        counts = (f"{_plural(finding.n_quotes, 'quote')}: {finding.verified} verified, {finding.review} review, "
-                  f"{finding.unverified} unverified")
-        lines = [f"## {markdown_escape(finding.finding)}", "",
-                 f"**{verdict}** ({markdown_escape(reason)}). Confidence {finding.finding_confidence:g}, adjusted "
-                 f"{finding.adjusted_confidence:g}; {counts}."]
-        if finding.note:
-            lines.append(f"**{finding.note}.**")
-        lines.append("")
-        lines.extend(_quote_line(q) for q in quotes)
-        blocks.append("\n".join(lines))
-    if uncited:
-        blocks.append(f"{_plural(uncited, 'quote')} citing no finding {'is' if uncited == 1 else 'are'} not listed.")
-    return "\n\n".join(blocks) + "\n"
-
-
-def write_report(path: str | Path, results: Sequence[QuoteResult]) -> None:
-    """Write the Markdown report (``.md``)."""
-    _write(path, REPORT_FORMATS, lambda _: utf8(render_report(results)))
-
-
-# --- the workbook sheet and the appendix section --------------------------------------------------
-
-
-def write_findings_sheet(book, results: Sequence[QuoteResult], *, styles) -> None:
-    """Add the Findings sheet to a write-only openpyxl ``book`` when the quotes cite findings.
-
-    ``styles`` are the workbook's registered cell styles (export.excel._Styles).
-    """
-    from openpyxl.utils import get_column_letter
-
-    from .export.excel import _cell  # the workbook's one way to write a cell safely
-
-    findings = summarize_findings(results).findings
-    if not findings:
-        return
-    sheet = book.create_sheet(SHEET)
-    for number, name in enumerate(FINDING_COLUMNS, start=1):
-        sheet.column_dimensions[get_column_letter(number)].width = SHEET_WIDTHS.get(name, len(name) + 4)
-    sheet.freeze_panes = "A2"
-    sheet.append([_cell(sheet, name, styles.header) for name in FINDING_COLUMNS])
-    for finding in findings:
-        row = finding.to_dict()
-        sheet.append([_cell(sheet, row[name], styles.wrap if isinstance(row[name], str) else None)
-                      for name in FINDING_COLUMNS])
-    sheet.auto_filter.ref = f"A1:{get_column_letter(len(FINDING_COLUMNS))}{len(findings) + 1}"
-
-
-APPENDIX_HEADER = ("Finding", "Quotes", "Verified", "Review", "Unverified", "Confidence", "Adjusted")
-
-
-def appendix_section(results: Sequence[QuoteResult], style: "_Style") -> str:
-    """The appendix's Findings section in ``style`` (export.appendix), or "" when no quote cites a finding."""
-    findings = summarize_findings(results).findings
-    if not findings:
-        return ""
-    from .export.appendix import _plural
-
-    majority = sum(f.note == MAJORITY_NOTE for f in findings)
-    text = (f"The quotes were cited for {_plural(len(findings), 'finding')}. Each finding's confidence (as "
-            f"stated in the quote table, {DEFAULT_CONFIDENCE:g} where none was stated) was adjusted for the quotes "
-            f"that could not be located: multiplied by one minus {PENALTY_SLOPE:g} times the share of its quotes "
-            f"that were unverified, but by no less than {PENALTY_FLOOR:g}, when fewer than half were unverified, "
-            f"and by {MAJORITY_FACTOR:g} when half or more were. Findings resting on a majority of quotes that "
-            f"could not be located in the source: {majority}.")
-    rows = [(f.finding, str(f.n_quotes), str(f.verified), str(f.review), str(f.unverified),
-             f"{f.finding_confidence:g}", f"{f.adjusted_confidence:g}") for f in findings]
-    return "\n\n".join([style.heading("Findings"), style.escape(text), style.table(APPENDIX_HEADER, rows)])

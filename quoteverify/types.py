@@ -261,3 +261,76 @@ class Recheck:
     rechecked: int  # quotes of the run below ``below``, checked again
     escalations: tuple[Escalation, ...]  # those still below it
     changed_documents: tuple[str, ...]  # "doc-id (changed|new|gone)" against the run's corpus
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One finding and how its quotes held up; the fields are the columns of ``--findings``."""
+
+    finding: str
+    n_quotes: int
+    verified: int
+    review: int
+    unverified: int
+    finding_confidence: float
+    adjusted_confidence: float
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+FINDING_COLUMNS = tuple(f.name for f in fields(Finding))
+
+
+@dataclass(frozen=True)
+class Findings:
+    """Every finding the quotes cite, in order of first citation, and warnings about the input."""
+
+    findings: tuple[Finding, ...]
+    warnings: tuple[str, ...] = ()
+    labels: tuple[tuple[str, str], ...] = ()  # per finding: its claim card's label and the reason for it
+    adjustment: str = ""  # how the confidences were adjusted, in words, for the appendix
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """The evidence behind a quote's verdict."""
+
+    confidence: float
+    cosine: float | None
+    match_ratio: float | None
+    bm25_score: float | None
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One cited quote as evidence: where the source says it (empty when unlocated) and how it was found."""
+
+    quote_id: str
+    quote: str
+    status: str
+    document: str
+    snippet: str  # the matched source text
+    document_sha256: str
+    start: int | None
+    end: int | None
+    method: str  # the match type
+    metrics: Metrics
+    checked_at: str  # ISO 8601, UTC
+
+
+@dataclass(frozen=True)
+class ClaimCard:
+    """A finding as a claim, labelled by its evidence (precedence in the module docstring)."""
+
+    claim: str
+    label: str
+    label_reason: str
+    finding_confidence: float
+    adjusted_confidence: float
+    evidence: tuple[Evidence, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The card as JSON writes it (evidence as a list)."""
+        return {**asdict(self), "evidence": [asdict(e) for e in self.evidence]}

@@ -9,14 +9,18 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+import quoteverify
+from quoteverify.application import build_manifest
 from quoteverify.cli import main
 from quoteverify.errors import InputError, OutputError
-from quoteverify.export.appendix import _STYLES
+from quoteverify.export.appendix import render_appendix
+from quoteverify.export.findings import findings_bytes, render_report, write_cards, write_findings, write_report
 from quoteverify.findings import (FINDING_COLUMNS, MAJORITY_NOTE, NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Finding,
-                                  appendix_section, claim_cards, findings_bytes, label, penalty, render_report,
-                                  summarize_findings, write_cards, write_findings, write_report)
+                                  claim_cards, label, penalty, summarize_findings)
 from quoteverify.load import load_quotes
 from quoteverify.types import QuoteResult
+
+from conftest import NO_EMBED
 
 NUMBER = {"kind": "number", "quote_text": "50", "source_text": "15"}
 NEGATION = {"kind": "negation", "quote_text": "", "source_text": "not"}
@@ -164,7 +168,7 @@ def test_report_lists_findings_with_their_quotes_and_marks_the_unverified() -> N
                line=7, timestamp="00:04:12", reasons=["number differs: quote says '50', source says '15'"]),
         result("q4", finding=""),
     ]
-    assert render_report(results) == (
+    assert render_report(results, summarize_findings(results)) == (
         "# Findings and their quotes\n\n"
         "2 findings cited by 3 quotes. Each quote that could not be located in the sources is marked "
         "(unverified); the confidence of its finding is lowered accordingly.\n\n"
@@ -183,21 +187,29 @@ def test_report_lists_findings_with_their_quotes_and_marks_the_unverified() -> N
 
 
 def test_report_without_findings_says_so() -> None:
-    assert render_report([result("q1", finding="")]) == (
+    uncited = [result("q1", finding="")]
+    assert render_report(uncited, summarize_findings(uncited)) == (
         "# Findings and their quotes\n\n"
         "No quote names a finding: the quote table has no `finding` column, or it is empty.\n")
 
 
-def test_appendix_section_in_both_styles() -> None:
+def test_appendix_section_in_both_styles(corpus_dir: Path) -> None:
     results = [result("q1", finding="A & B"), result("q2", "unverified", finding="A & B")]
-    markdown = appendix_section(results, _STYLES["markdown"])
+    manifest = build_manifest(quoteverify.run(corpus_dir, ["x"], NO_EMBED))
+
+    def section(results, style):
+        text = render_appendix(results, manifest, style=style, findings=summarize_findings(results))
+        heading = {"markdown": "## Findings", "latex": "\\subsection*{Findings}"}[style]
+        return text[text.index(heading):].rstrip("\n") if heading in text else ""
+
+    markdown = section(results, "markdown")
     assert markdown.startswith("## Findings\n\nThe quotes were cited for 1 finding. ")
     assert markdown.endswith("| Finding | Quotes | Verified | Review | Unverified | Confidence | Adjusted |\n"
                              "|---|---|---|---|---|---|---|\n"
                              "| A & B | 2 | 1 | 0 | 1 | 1 | 0.5 |")
     assert "Findings resting on a majority of quotes that could not be located in the source: 1." in markdown
-    assert r"A \& B & 2 & 1 & 0 & 1 & 1 & 0.5 \\" in appendix_section(results, _STYLES["latex"])
-    assert appendix_section([result("q1", finding="")], _STYLES["markdown"]) == ""
+    assert r"A \& B & 2 & 1 & 0 & 1 & 1 & 0.5 \\" in section(results, "latex")
+    assert section([result("q1", finding="")], "markdown") == ""
 
 
 @pytest.mark.parametrize("option, name, message", [
@@ -218,7 +230,7 @@ def test_unknown_output_formats_are_refused_before_the_run(corpus_dir: Path, tmp
 
 @pytest.mark.parametrize("write, name", [
     (lambda path: write_findings(path, ()), "findings.xlsx"),
-    (lambda path: write_report(path, []), "report.txt"),
+    (lambda path: write_report(path, [], summarize_findings([])), "report.txt"),
     (lambda path: write_cards(path, []), "cards.json"),
 ])
 def test_the_writers_check_the_format_too(tmp_path: Path, write, name: str) -> None:
@@ -286,7 +298,8 @@ def test_a_finding_named_like_a_formula_stays_text_in_the_sheet(tmp_path: Path) 
     from quoteverify.export.excel import write_workbook
 
     path = tmp_path / "results.xlsx"
-    write_workbook(path, [result("q1", finding="=HYPERLINK(\"http://x\")")])
+    results = [result("q1", finding="=HYPERLINK(\"http://x\")")]
+    write_workbook(path, results, findings=summarize_findings(results))
     assert openpyxl.load_workbook(path)["Findings"]["A2"].data_type == "s"
 
 

@@ -15,11 +15,10 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ..errors import InputError, OutputError
-from ..findings import appendix_section
-from ..types import MATCH_TYPES, QuoteResult
+from ..types import MATCH_TYPES, Findings, QuoteResult
 from ..manifest import Manifest, Summary, summarize
 from ..transaction import write_output as write_atomic
-from ..display import utf8
+from ..display import plural, utf8
 
 APPENDIX_FORMATS = {".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
 TABLE_HEADER = ("Quote", "Document", "Location", "Status", "Match type")
@@ -86,10 +85,6 @@ def _num(value: float) -> str:
     return f"{value:g}"
 
 
-def _plural(n: int, noun: str, plural: str | None = None) -> str:
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
-
-
 def _share(n: int, total: int) -> str:
     verb = "was" if n == 1 else "were"
     return f"{n} ({n / total:.1%}) {verb}"
@@ -102,10 +97,10 @@ def _method(manifest: Manifest) -> str:
     text = (
         f"Quotes were checked against their sources with quoteverify {manifest.tool_version} "
         f"(Python {manifest.environment['python']}). Before matching, the text of the "
-        f"{_plural(len(manifest.documents), 'source document')} and of every quote was normalized "
+        f"{plural(len(manifest.documents), 'source document')} and of every quote was normalized "
         "(Unicode NFKC, case folding, typographic quotation marks and dashes unified, whitespace and line "
         "breaks collapsed); every location reported is a character span of the original file. "
-        f"The documents were split into {_plural(manifest.windows, 'overlapping window')} of {window['size']} "
+        f"The documents were split into {plural(manifest.windows, 'overlapping window')} of {window['size']} "
         f"word tokens, each sharing {window['overlap']:.0%} of its words with the next, and the windows were "
         f"indexed with BM25 ({backend}, k1 = {_num(index['k1'])}, b = {_num(index['b'])}). "
         "A quote whose words occur verbatim after normalization was located directly, fragment by fragment "
@@ -174,7 +169,7 @@ def _languages(manifest: Manifest) -> str:
                 "taken to be in its document's language. ")
     else:
         text = f"Every document and quote was taken to be in the language {settings['code']}, as set for the run. "
-    counts = [f"{_plural(v['documents'], 'document')} and {_plural(v['quotes'], 'quote')} in {code}"
+    counts = [f"{plural(v['documents'], 'document')} and {plural(v['quotes'], 'quote')} in {code}"
               for code, v in manifest.languages.items()]
     text += "Languages: " + "; ".join(counts) + ". "
     with_lexicon = [code for code, v in manifest.languages.items() if v["lexicon"] and v["quotes"]]
@@ -199,14 +194,14 @@ def _results(summary: Summary, manifest: Manifest, manifest_name: str, style: _S
         text = "The quote table held no quotes. "
     else:
         status = summary.status
-        text = (f"Of the {_plural(total, 'quote')}, {_share(status['verified'], total)} verified, "
+        text = (f"Of the {plural(total, 'quote')}, {_share(status['verified'], total)} verified, "
                 f"{_share(status['review'], total)} flagged for review and {_share(status['unverified'], total)} "
                 "unverified, that is, not located in the sources. ")
         found = [f"{summary.match_type[m]} {m}" for m in MATCH_TYPES if summary.match_type[m]]
         text += "By match type: " + (", ".join(found[:-1]) + " and " if len(found) > 1 else "") + found[-1] + ". "
     if manifest.embedding.enabled:
         if summary.cosine_quotes:
-            text += (f"The mean cosine similarity over the {_plural(summary.cosine_quotes, 'quote')} that "
+            text += (f"The mean cosine similarity over the {plural(summary.cosine_quotes, 'quote')} that "
                      f"{'has' if summary.cosine_quotes == 1 else 'have'} one was {summary.cosine_mean:.3f}. ")
         else:
             text += "No verdict depended on meaning, so no cosine similarity was computed. "
@@ -226,18 +221,32 @@ def _row(result: QuoteResult) -> tuple[str, ...]:
 
 
 def render_appendix(results: list[QuoteResult], manifest: Manifest, *, style: str = "markdown",
-                    manifest_name: str = "run.json") -> str:
+                    manifest_name: str = "run.json", findings: Findings | None = None) -> str:
     """The appendix text: a heading, the methods paragraph, the results paragraph and the table of quotes.
 
-    ``style`` is ``markdown`` or ``latex``; ``manifest_name`` is how the text refers to the manifest file.
+    ``style`` is ``markdown`` or ``latex``; ``manifest_name`` is how the text refers to the manifest file;
+    ``findings`` (quoteverify.findings.summarize_findings) add a section when the quotes cite any.
     """
     s = _STYLES[style]
     caption = ("One row per quote, in the order of the quote table. The location is the line, and the "
                "timestamp where the transcript has one, at which the matched passage begins.")
     blocks = [s.preamble, s.heading("Quote verification"), s.escape(_method(manifest)),
               _results(summarize(results), manifest, manifest_name, s), s.escape(caption),
-              s.table(TABLE_HEADER, [_row(r) for r in results]), appendix_section(results, s)]
+              s.table(TABLE_HEADER, [_row(r) for r in results]), _findings(findings, s)]
     return "\n\n".join(b for b in blocks if b) + "\n"
+
+
+FINDINGS_HEADER = ("Finding", "Quotes", "Verified", "Review", "Unverified", "Confidence", "Adjusted")
+
+
+def _findings(summary: Findings | None, style: _Style) -> str:
+    """The Findings section, or "" when no quote cites a finding."""
+    if summary is None or not summary.findings:
+        return ""
+    rows = [(f.finding, str(f.n_quotes), str(f.verified), str(f.review), str(f.unverified),
+             f"{f.finding_confidence:g}", f"{f.adjusted_confidence:g}") for f in summary.findings]
+    return "\n\n".join([style.heading("Findings"), style.escape(summary.adjustment),
+                         style.table(FINDINGS_HEADER, rows)])
 
 
 def read_results(path: str | Path, *, manifest: Manifest) -> list[QuoteResult]:
@@ -263,12 +272,12 @@ def read_results(path: str | Path, *, manifest: Manifest) -> list[QuoteResult]:
 
 
 def write_appendix(path: str | Path, results: list[QuoteResult], manifest: Manifest, *,
-                   manifest_name: str = "run.json") -> None:
+                   manifest_name: str = "run.json", findings: Findings | None = None) -> None:
     """Write the appendix as Markdown (.md) or LaTeX (.tex), by the extension of ``path``."""
     path = Path(path)
     style = APPENDIX_FORMATS.get(path.suffix.lower())
     if style is None:
         raise OutputError(f"{path}: unknown appendix format '{path.suffix}'; use {', '.join(APPENDIX_FORMATS)}")
-    data = render_appendix(results, manifest, style=style, manifest_name=manifest_name)
+    data = render_appendix(results, manifest, style=style, manifest_name=manifest_name, findings=findings)
     data = utf8(data)
     write_atomic(path, lambda p: p.write_bytes(data))

@@ -16,11 +16,12 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
-from ..findings import write_findings_sheet
-from ..types import (BENIGN, DECISIONS, EDITS, LOAD_BEARING, MATCH_TYPES, QUOTES_SHEET, STATUSES, QuoteResult,
-                     fingerprint)
+from ..types import (BENIGN, DECISIONS, EDITS, FINDING_COLUMNS, LOAD_BEARING, MATCH_TYPES, QUOTES_SHEET, STATUSES,
+                     Finding, Findings, QuoteResult, fingerprint)
 from ..display import displayable
 
+FINDINGS_SHEET = "Findings"
+FINDINGS_WIDTHS = {"finding": 50, "note": 60}  # characters; the other columns fit their header
 MAX_CELL = 32_767  # Excel's limit, in UTF-16 code units
 TRUNCATED = " […truncated; full text in the JSONL output]"
 # Rows grow with their text up to this many lines; longer text scrolls inside the cell.
@@ -101,8 +102,9 @@ def _user_columns(results: list[QuoteResult]) -> tuple[Column, ...]:
     return tuple(columns)
 
 
-def write_workbook(path, results: list[QuoteResult], *, run=None) -> None:
-    """Write the triage workbook for ``results``; ``run`` (a pipeline Run) fills the Method sheet."""
+def write_workbook(path, results: list[QuoteResult], *, run=None, findings: Findings | None = None) -> None:
+    """Write the triage workbook for ``results``; ``run`` (a pipeline Run) fills the Method sheet, and
+    ``findings`` (quoteverify.findings.summarize_findings) the Findings sheet when the quotes cite any."""
     from openpyxl import Workbook
 
     book = Workbook(write_only=True)
@@ -110,7 +112,8 @@ def write_workbook(path, results: list[QuoteResult], *, run=None) -> None:
         styles = _Styles.register(book)
         _write_quotes(book.create_sheet(QUOTES_SHEET), results, styles)
         _write_summary(book.create_sheet("Summary"), results, styles)
-        write_findings_sheet(book, results, styles=styles)  # only when the quotes cite findings
+        if findings is not None and findings.findings:
+            _write_findings(book.create_sheet(FINDINGS_SHEET), findings.findings, styles)
         _write_method(book.create_sheet("Method"), results, run, styles)
         book.save(path)
     except BaseException:
@@ -563,3 +566,18 @@ def _write_method(sheet, results: list[QuoteResult], run, styles: _Styles) -> No
     line("Reading this workbook", style=styles.title)
     for term, meaning in LEGEND:
         line(term, meaning, style=styles.wrap)
+
+
+def _write_findings(sheet, findings: tuple[Finding, ...], styles: _Styles) -> None:
+    # openpyxl takes half a second to import; only a workbook needs it.
+    from openpyxl.utils import get_column_letter
+
+    for number, name in enumerate(FINDING_COLUMNS, start=1):
+        sheet.column_dimensions[get_column_letter(number)].width = FINDINGS_WIDTHS.get(name, len(name) + 4)
+    sheet.freeze_panes = "A2"
+    sheet.append([_cell(sheet, name, styles.header) for name in FINDING_COLUMNS])
+    for finding in findings:
+        row = finding.to_dict()
+        sheet.append([_cell(sheet, row[name], styles.wrap if isinstance(row[name], str) else None)
+                      for name in FINDING_COLUMNS])
+    sheet.auto_filter.ref = f"A1:{get_column_letter(len(FINDING_COLUMNS))}{len(findings) + 1}"
