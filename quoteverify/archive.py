@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
+from .config import load_config
 
 # Members smaller than this may compress as well as they like: a ratio only betrays a bomb at size.
 RATIO_FLOOR = 1 << 20
@@ -35,8 +36,6 @@ class ArchiveLimits:
     def of(cls, config: Any = None) -> "ArchiveLimits":
         """The limits of a Config (its ``limits`` section), or of the default config."""
         if config is None:
-            from .config import load_config
-
             config = load_config()
         section = config.limits
         return cls(**{name: getattr(section, name) for name in cls.__dataclass_fields__})

@@ -18,6 +18,7 @@ from types import SimpleNamespace
 from .tokenize import WORD
 from .turns import same_speaker, speaker_key
 from .types import BENIGN, EDITS, LOAD_BEARING, Alignment, Comparison, Elision, Quote
+from .config import load_config
 
 
 
@@ -39,8 +40,6 @@ def band(confidence: float, *, high: float = 0.8, medium: float = 0.6) -> str:
 
 
 def _default_confidence() -> SimpleNamespace:
-    from .config import load_config  # the defaults, for callers that pass no config (tests)
-
     return load_config().confidence
 
 

@@ -18,18 +18,25 @@ scheduler, whose workers need quoteverify installed and, for a shared
 """
 from __future__ import annotations
 
+import logging
 import os
 import re
 import time
 from contextlib import contextmanager, nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterator, Mapping, Sequence
 
 from .cache import Cache, digest
 from .config import Config, as_config
 from .errors import InputError, QuoteverifyError
-from .types import Document, Quote, QuoteResult
+from .types import Document, Quote, QuoteResult, Run
+from .archive import ArchiveLimits
+from .corpus import _prepare, _text_key
+from .language import with_languages
+from .load import check_claims
+from .pipeline import _documents, _embedder, _quotes, check_quotes, prepare
+from .resultcache import ResultCache
 
 _LOCAL = re.compile(r"local(?::(\d+))?")
 _REMOTE = re.compile(r"tcp://[^\s:/]+:\d{1,5}")
@@ -64,8 +71,7 @@ def connect(spec: ClusterSpec, *, timeout: float = 10) -> Iterator[Any]:
     ``timeout``: seconds to wait for a remote scheduler.
     """
     try:
-        import logging
-
+        # Dask is an optional extra and slow to import; only --cluster needs it.
         from distributed import Client, LocalCluster
     except ImportError:
         raise InputError("--cluster needs Dask: pip install 'quoteverify[dask]'") from None
@@ -107,8 +113,6 @@ def shards(documents: Sequence[Document], n: int) -> list[list[Document]]:
 
 def _prepare_shard(shard: Sequence[Document], cache_dir: str) -> int:
     """Runs on a worker: normalize and tokenize a shard of the documents into the cache."""
-    from .corpus import _prepare, _text_key
-
     cache = Cache(cache_dir)
     for document in shard:
         _prepare(document, cache, _text_key(document))
@@ -117,8 +121,6 @@ def _prepare_shard(shard: Sequence[Document], cache_dir: str) -> int:
 
 def _prepared_here(documents: tuple[Document, ...], config: Config, cache_dir: str | None) -> Any:
     """The corpus this worker keeps, prepared (or read from the cache) on first use."""
-    from .pipeline import prepare
-
     key = digest("prepared", cache_dir, *(f"{d.doc_id}\x01{d.sha256}" for d in documents),
                  config.window.size, config.window.overlap, config.index.backend, config.index.k1,
                  config.index.b, config.index.top_k)
@@ -138,8 +140,6 @@ def _build_index(documents: tuple[Document, ...], settings: Mapping[str, Any], c
 
 def _embedder_here(config: Config, embedder: Any, cache_dir: str | None) -> Any:
     """The embedder this worker keeps: the model is loaded once per worker."""
-    from .pipeline import _embedder
-
     if embedder is not None:
         return _embedder(config, embedder, Cache(cache_dir))
     key = digest("embed", cache_dir, config.embed.enabled, config.embed.model)
@@ -152,9 +152,6 @@ def _check_chunk(documents: tuple[Document, ...], chunk: tuple[Sequence[Quote], 
                  settings: Mapping[str, Any], embedder: Any, cache_dir: str | None,
                  *ready: int) -> tuple[list[QuoteResult], list[str], int]:
     """Runs on a worker: one chunk of quotes (and their languages) checked against the corpus this worker keeps."""
-    from .pipeline import check_quotes
-    from .resultcache import ResultCache
-
     config = as_config(settings)
     quotes, languages = chunk
     prepared = _prepared_here(documents, config, cache_dir)
@@ -175,13 +172,6 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
 
     ``cluster``: a ``--cluster`` value, a ClusterSpec, or a connected ``distributed.Client``.
     """
-    from dataclasses import replace
-
-    from .archive import ArchiveLimits
-    from .language import with_languages
-    from .load import check_claims
-    from .pipeline import Run, _documents, _quotes
-
     config = as_config(config)
     if hasattr(cluster, "submit"):
         session = nullcontext(cluster)
@@ -203,6 +193,7 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
     settings = config.as_dict()
     settings["align"] = {**settings["align"], "workers": 1}
     with session as client:
+        # Dask is an optional extra and slow to import; only --cluster needs it.
         from distributed import as_completed
 
         workers = max(1, len(client.scheduler_info().get("workers", {})))

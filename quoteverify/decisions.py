@@ -19,16 +19,74 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections import Counter
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError
-from .review import Review, ReviewedQuote, parse_decision
+from .types import DECISIONS
+
+# The columns of `quoteverify review -o reviewed.jsonl|.csv`, in this order.
+REVIEW_COLUMNS = ("quote_id", "row", "cell", "status", "decision", "reviewer_note", "problem")
 
 DECISION_FORMATS = (".json", ".csv")
 FORMAT_NAME = "quoteverify decisions"
 # What a spreadsheet would run as a formula; the page and the results CSV put a ' before it.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def parse_decision(value: Any) -> tuple[str, str]:
+    """(decision, problem): a decision as one of DECISIONS, or "" and why it cannot be used.
+
+    Case, spacing, ``_`` and ``-`` are forgiven, since spreadsheets other than
+    Excel may not enforce the dropdown.
+    """
+    raw = "" if value is None else str(value)
+    key = " ".join(raw.replace("_", " ").replace("-", " ").split()).casefold()
+    if not key:
+        return "", "empty decision"
+    if key in DECISIONS:
+        return key, ""
+    return "", f"invalid decision {raw.strip()!r}; use one of {', '.join(DECISIONS)}"
+
+
+@dataclass(frozen=True)
+class ReviewedQuote:
+    """One row of a reviewed workbook."""
+
+    quote_id: str
+    row: int | None      # the quote's row in the input table
+    cell: str            # where its decision is in the workbook, e.g. "Quotes!S14"
+    status: str
+    decision: str        # one of DECISIONS, or "" when empty or invalid
+    reviewer_note: str
+    problem: str = ""    # why the decision cannot be used
+    fingerprint: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        return {column: data[column] for column in REVIEW_COLUMNS}
+
+
+@dataclass(frozen=True)
+class Review:
+    """The decisions read from one workbook, in sheet order."""
+
+    path: Path
+    quotes: tuple[ReviewedQuote, ...]
+    has_fingerprints: bool
+
+    @property
+    def problems(self) -> tuple[ReviewedQuote, ...]:
+        return tuple(q for q in self.quotes if q.problem)
+
+    def summary(self) -> str:
+        counts = Counter(q.decision for q in self.quotes if q.decision)
+        empty = sum(q.problem == "empty decision" for q in self.quotes)
+        invalid = len(self.problems) - empty
+        decided = ", ".join(f"{counts[d]} {d}" for d in DECISIONS)
+        return f"{self.path}: {len(self.quotes)} quotes: {decided}; {empty} empty, {invalid} invalid"
 
 
 def _unprotect(text: str) -> str:

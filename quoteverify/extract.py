@@ -29,6 +29,8 @@ from typing import Iterator
 from .transaction import check_output_path, write_output as write_atomic
 from .errors import InputError
 from .tokenize import WORD
+from .formats import docx_cells, docx_warnings, open_docx
+from .load import _decode
 
 MANUSCRIPT_SUFFIXES = (".docx", ".md", ".txt")
 COLUMNS = ("quote_id", "quote", "speaker", "context")
@@ -263,9 +265,8 @@ def _is_block(paragraph) -> bool:
 
 
 def _docx_paragraphs(path: Path, warnings: list[str]) -> list[_Paragraph]:
+    # python-docx (and lxml under it) is needed only for .docx files.
     from docx.table import Table
-
-    from .formats import docx_cells, docx_warnings, open_docx
 
     document = open_docx(path, path.read_bytes())
     warnings.extend(docx_warnings(path, document))
@@ -297,8 +298,6 @@ def extract_quotes(path: str | Path, *, min_words: int) -> Extraction:
     if suffix == ".docx":
         paragraphs = _docx_paragraphs(path, warnings)
     else:
-        from .load import _decode
-
         text, _ = _decode(path, path.read_bytes(), warnings)
         paragraphs = _text_paragraphs(text.removeprefix("\ufeff"), markdown=suffix == ".md")
     return _quotes_in(paragraphs, source=str(path), min_words=min_words, warnings=tuple(warnings))

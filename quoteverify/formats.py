@@ -26,6 +26,7 @@ import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
+import warnings
 
 from .archive import ArchiveLimits, check_archive
 from .errors import InputError
@@ -104,6 +105,7 @@ def _subtitles(path: Path, text: str) -> Extracted:
 
 def open_docx(path: Path, data: bytes, limits: ArchiveLimits | None = None):
     """The python-docx Document of a .docx file's bytes, once its size unzipped is within ``limits``."""
+    # python-docx (and lxml under it) is needed only for .docx files.
     import docx
 
     check_archive(path, data, limits or ArchiveLimits.of())
@@ -115,6 +117,7 @@ def open_docx(path: Path, data: bytes, limits: ArchiveLimits | None = None):
 
 
 def _docx(path: Path, data: bytes, limits: ArchiveLimits | None) -> Extracted:
+    # python-docx (and lxml under it) is needed only for .docx files.
     from docx.table import Table
 
     document = open_docx(path, data, limits)
@@ -168,8 +171,7 @@ class _Collected(logging.Handler):
 
 
 def _pdf(path: Path, data: bytes) -> Extracted:
-    import warnings
-
+    # pypdf is needed only for .pdf documents.
     from pypdf import PdfReader
 
     logger = logging.getLogger("pypdf")

@@ -50,6 +50,7 @@ class Bm25Index:
         started = time.perf_counter()
         corpus, windows, k1, b = self.corpus, self.windows, self.k1, self.b
         if self.backend == "bm25s":
+            # Only the configured BM25 backend is imported.
             import bm25s
 
             stored = self.cache.index_dir(self.key)
@@ -66,6 +67,7 @@ class Bm25Index:
                 model = self._model
                 self.cache.store_dir(self.key, lambda path: model.save(path, show_progress=False))
         else:
+            # Only the configured BM25 backend is imported.
             from rank_bm25 import BM25Okapi
 
             self._model = BM25Okapi([corpus.sources[w.doc].tokens.words[w.start:w.end] for w in windows],

@@ -41,6 +41,7 @@ def _detector(among: frozenset[str] | None = None) -> Any:
 @lru_cache(maxsize=1)
 def known_codes() -> frozenset[str]:
     """The ISO 639-1 codes the detector can name."""
+    # lingua takes seconds and hundreds of MB to load; only language detection needs it.
     from lingua import Language
 
     return frozenset(lang.iso_code_639_1.name.lower() for lang in Language.all())

@@ -23,6 +23,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable, Iterator, Mapping
+import stat
 
 from .archive import ArchiveLimits, check_archive, check_columns
 from .errors import InputError
@@ -30,6 +31,7 @@ from .formats import BINARY_SUFFIXES, LINE_BREAK, extract
 from .formats import SUFFIXES as DOCUMENT_SUFFIXES
 from .turns import label_of
 from .types import Document, Quote
+from .qdpx import read_qdpx
 
 QUOTE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".jsonl", ".txt", ".qdpx")
 PROJECT_SUFFIX = ".qdpx"  # a REFI-QDA project: documents and quotes both (see quoteverify.qdpx)
@@ -168,8 +170,6 @@ def _document_files(paths: Iterable[str | Path], warnings: list[str] | None = No
 
 def _not_a_file(path: Path, wanted: str) -> str:
     """Why ``path``, which is neither a regular file nor a folder, cannot be read."""
-    import stat
-
     try:
         mode = path.stat().st_mode
     except OSError as exc:
@@ -196,8 +196,6 @@ def load_documents(paths: Iterable[str | Path], *, limits: ArchiveLimits | None 
         raise InputError(f"no documents given; give files or folders of {', '.join(DOCUMENT_SUFFIXES)} documents")
     for path in files:
         if path.suffix.lower() == PROJECT_SUFFIX:
-            from .qdpx import read_qdpx
-
             project = read_qdpx(path)
             warnings.extend(project.warnings)
             for document in project.documents:
@@ -411,6 +409,7 @@ def _csv_records(path: Path, text: str
 
 
 def _xlsx_error(path: Path, exc: BaseException) -> InputError:
+    # defusedxml is needed only for the XML inside workbooks and projects.
     from defusedxml import DefusedXmlException
 
     cause: BaseException | None = exc
@@ -426,6 +425,7 @@ def _xlsx_error(path: Path, exc: BaseException) -> InputError:
 
 def _open_workbook(path: Path, data: bytes, limits: ArchiveLimits):
     """The workbook, read-only, once it is known to be a zip that openpyxl parses with defusedxml."""
+    # openpyxl takes half a second to import; only workbooks need it.
     import openpyxl
 
     if not data.startswith(b"PK"):
@@ -558,8 +558,6 @@ def load_quotes(path: str | Path, *, sheet: str | None = None, columns: Mapping[
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
     if suffix == PROJECT_SUFFIX:
-        from .qdpx import read_qdpx
-
         project = read_qdpx(path)
         return LoadedQuotes(project.quotes, ("qda_guid", "codes", "memo"), sha256_bytes(data),
                             project.warnings, info=project.convention)
@@ -632,6 +630,7 @@ def check_claims(quotes: Iterable[Quote], doc_ids: Iterable[str]) -> list[Quote]
 
 def _frame_records(frame: Any) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
     """A pandas DataFrame's rows as records, numbered from 1 in their order (its index may be anything)."""
+    # pandas takes a second to import; only DataFrames need it.
     import pandas as pd
 
     header = _column_names(frame.columns)

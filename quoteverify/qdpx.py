@@ -30,10 +30,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 import numpy as np
+from xml.etree.ElementTree import ParseError
 
 from .archive import ArchiveLimits, check_archive
 from .errors import InputError
 from .types import Document, Quote
+from .formats import extract
 
 NS = "{urn:QDA-XML:project:1.0}"
 # A project of a hundred interviews is a few megabytes; a zip bomb unzips to gigabytes.
@@ -179,9 +181,9 @@ def _member(archive: zipfile.ZipFile, path: Path, name: str, limit: int = MAX_UN
 
 
 def _parse(path: Path, data: bytes):
+    # defusedxml is needed only for the XML inside workbooks and projects.
     from defusedxml import DefusedXmlException
     from defusedxml.ElementTree import fromstring
-    from xml.etree.ElementTree import ParseError
 
     try:
         return fromstring(data, forbid_dtd=True)
@@ -228,8 +230,6 @@ def _source_text(archive: zipfile.ZipFile, path: Path, source, warnings: list[st
                                     "its segments are not checked")
                     return None
         if PurePosixPath(member).suffix.lower() == ".docx":
-            from .formats import extract
-
             return extract(Path(member), data).text, data
     warnings.append(f"{path}: source '{name}' has no text inside the project (it links to "
                     f"{source.get('plainTextPath') or source.get('richTextPath') or 'nothing'}); "

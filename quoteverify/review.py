@@ -12,8 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections import Counter
-from dataclasses import asdict, dataclass, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -21,64 +20,10 @@ from .archive import ArchiveLimits, check_archive, check_columns
 from .display import utf8
 from .errors import InputError, OutputError
 from .transaction import write_output as write_atomic
+from .decisions import REVIEW_COLUMNS, Review, ReviewedQuote, parse_decision, read_decisions  # noqa: F401
 from .types import DECISIONS, QUOTES_SHEET, QuoteResult, fingerprint  # noqa: F401 (named here too)
 
 SHEET = QUOTES_SHEET
-# The columns of `quoteverify review -o reviewed.jsonl|.csv`, in this order.
-REVIEW_COLUMNS = ("quote_id", "row", "cell", "status", "decision", "reviewer_note", "problem")
-
-
-def parse_decision(value: Any) -> tuple[str, str]:
-    """(decision, problem): a decision as one of DECISIONS, or "" and why it cannot be used.
-
-    Case, spacing, ``_`` and ``-`` are forgiven, since spreadsheets other than
-    Excel may not enforce the dropdown.
-    """
-    raw = "" if value is None else str(value)
-    key = " ".join(raw.replace("_", " ").replace("-", " ").split()).casefold()
-    if not key:
-        return "", "empty decision"
-    if key in DECISIONS:
-        return key, ""
-    return "", f"invalid decision {raw.strip()!r}; use one of {', '.join(DECISIONS)}"
-
-
-@dataclass(frozen=True)
-class ReviewedQuote:
-    """One row of a reviewed workbook."""
-
-    quote_id: str
-    row: int | None      # the quote's row in the input table
-    cell: str            # where its decision is in the workbook, e.g. "Quotes!S14"
-    status: str
-    decision: str        # one of DECISIONS, or "" when empty or invalid
-    reviewer_note: str
-    problem: str = ""    # why the decision cannot be used
-    fingerprint: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
-        return {column: data[column] for column in REVIEW_COLUMNS}
-
-
-@dataclass(frozen=True)
-class Review:
-    """The decisions read from one workbook, in sheet order."""
-
-    path: Path
-    quotes: tuple[ReviewedQuote, ...]
-    has_fingerprints: bool
-
-    @property
-    def problems(self) -> tuple[ReviewedQuote, ...]:
-        return tuple(q for q in self.quotes if q.problem)
-
-    def summary(self) -> str:
-        counts = Counter(q.decision for q in self.quotes if q.decision)
-        empty = sum(q.problem == "empty decision" for q in self.quotes)
-        invalid = len(self.problems) - empty
-        decided = ", ".join(f"{counts[d]} {d}" for d in DECISIONS)
-        return f"{self.path}: {len(self.quotes)} quotes: {decided}; {empty} empty, {invalid} invalid"
 
 
 def _capped(path: Path, rows, limits: ArchiveLimits):
@@ -89,14 +34,13 @@ def _capped(path: Path, rows, limits: ArchiveLimits):
 
 def read_review(path: str | Path, *, limits: ArchiveLimits | None = None) -> Review:
     """Read the decisions and notes of a reviewed workbook (or a review page's decisions file), one per quote."""
+    # openpyxl takes half a second to import; only workbooks need it.
     from openpyxl import load_workbook
 
     path = Path(path)
     if path.suffix.lower() in (".json", ".csv"):
         # A decisions file saved by the review page (verify -o report.html) reads as a workbook does.
-        from .decisions import read_decisions
-
-        return read_decisions(path)
+            return read_decisions(path)
     if not path.is_file():
         raise InputError(f"{path}: no such file; give the .xlsx written by quoteverify verify -o results.xlsx")
     try:
@@ -121,6 +65,7 @@ def read_review(path: str | Path, *, limits: ArchiveLimits | None = None) -> Rev
 
 
 def _workbook_error(path: Path, exc: BaseException) -> InputError:
+    # defusedxml is needed only for the XML inside workbooks and projects.
     from defusedxml import DefusedXmlException
 
     cause: BaseException | None = exc
@@ -135,6 +80,7 @@ def _workbook_error(path: Path, exc: BaseException) -> InputError:
 
 
 def _read_sheet(path: Path, book, limits: ArchiveLimits) -> Review:
+    # openpyxl takes half a second to import; only workbooks need it.
     from openpyxl.utils import get_column_letter
 
     if SHEET not in book.sheetnames:

@@ -33,11 +33,15 @@ from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator
+import importlib.util
 
 from . import __version__
 from .errors import QuoteverifyError
 from .types import Quote, QuoteResult
 from .display import displayable_data
+from .config import load_config
+from .findings import timestamp
+from .load import quotes_from_records
 
 if TYPE_CHECKING:
     from .types import Run
@@ -69,6 +73,7 @@ class _Schema:
 
 def _column_type(hint: Any) -> Any:
     """The SQL type of a QuoteResult field: str, int, float (optional or not), else JSON."""
+    # SQLAlchemy takes half a second to import; only the audit store needs it.
     import sqlalchemy as sa
 
     if typing.get_origin(hint) in (typing.Union, types.UnionType):
@@ -79,6 +84,7 @@ def _column_type(hint: Any) -> Any:
 
 @functools.cache
 def _schema() -> _Schema:
+    # SQLAlchemy takes half a second to import; only the audit store needs it.
     import sqlalchemy as sa
 
     metadata = sa.MetaData()
@@ -143,6 +149,7 @@ def _is_url(target: str) -> bool:
 
 def _resolve(target: str | Path | None, *, create: bool) -> tuple[Any, str]:
     """(SQLAlchemy URL, how messages name the store) for ``target``."""
+    # SQLAlchemy takes half a second to import; only the audit store needs it.
     import sqlalchemy as sa
 
     if target is not None and _is_url(str(target)):
@@ -160,6 +167,7 @@ def _resolve(target: str | Path | None, *, create: bool) -> tuple[Any, str]:
 
 
 def _select(table: Any) -> Any:
+    # SQLAlchemy takes half a second to import; only the audit store needs it.
     import sqlalchemy as sa
 
     return sa.select(table)
@@ -173,13 +181,12 @@ class Store:
     """
 
     def __init__(self, target: str | Path | None = None, *, create: bool = True, busy_seconds: float | None = None):
+        # SQLAlchemy takes half a second to import; only the audit store needs it.
         import sqlalchemy as sa
 
         url, self.location = _resolve(target, create=create)
         self._schema = _schema()
         if busy_seconds is None:
-            from .config import load_config
-
             busy_seconds = load_config().store.busy_seconds
         self.busy_seconds = busy_seconds
         # A writer waits this long for another run's transaction (a 100,000-quote record takes a while).
@@ -199,6 +206,7 @@ class Store:
 
     def _check_tables(self, *, sqlite_file: bool) -> None:
         """Refuse a database whose tables quoteverify did not make, before anything is written to it."""
+        # SQLAlchemy takes half a second to import; only the audit store needs it.
         import sqlalchemy as sa
 
         inspector = sa.inspect(self.engine)
@@ -222,6 +230,7 @@ class Store:
     @contextlib.contextmanager
     def _errors(self, doing: str) -> Iterator[None]:
         """Turn a database error into a StoreError that names the store."""
+        # SQLAlchemy takes half a second to import; only the audit store needs it.
         import sqlalchemy as sa
 
         try:
@@ -239,6 +248,7 @@ class Store:
 
     def _add_missing_columns(self) -> None:
         """Give a store made by an older version the columns of QuoteResult's newer fields."""
+        # SQLAlchemy takes half a second to import; only the audit store needs it.
         import sqlalchemy as sa
 
         table = self._schema.results
@@ -261,8 +271,6 @@ class Store:
 
     def record(self, run: Run, *, time: datetime | None = None) -> int:
         """Record ``run`` and its results; returns the new run's id. ``time`` defaults to now."""
-        from .findings import timestamp
-
         schema = self._schema
         counts = Counter(r.status for r in run.results)
         speakers = [q.speaker for q in run.quotes] if len(run.quotes) == len(run.results) else []
@@ -313,8 +321,6 @@ class Store:
 
     def quotes(self, run_id: int) -> list[Quote]:
         """The quotes of run ``run_id`` as the quote table gave them, in input order, to check again."""
-        from .load import quotes_from_records
-
         records = []
         for row in self._rows(run_id):
             result = _result(row)
@@ -334,8 +340,7 @@ def _one_line(exc: BaseException) -> str:
 
 def _database_url(target: str) -> tuple[Any, str]:
     """(SQLAlchemy URL, ``target`` without its password); plain ``postgresql://`` uses psycopg (3) when installed."""
-    import importlib.util
-
+    # SQLAlchemy takes half a second to import; only the audit store needs it.
     import sqlalchemy as sa
 
     try:

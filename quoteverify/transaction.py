@@ -115,6 +115,7 @@ def _spill_in(folder: Path) -> Iterator[None]:
 def _write_errors() -> tuple[type[BaseException], ...]:
     """What a failed write raises: OSError, or lxml's own error when it serialises to a full disk."""
     try:
+        # lxml is there only when openpyxl or python-docx brought it.
         from lxml.etree import LxmlError
     except ImportError:
         return (OSError,)

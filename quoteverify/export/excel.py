@@ -105,6 +105,7 @@ def _user_columns(results: list[QuoteResult]) -> tuple[Column, ...]:
 def write_workbook(path, results: list[QuoteResult], *, run=None, findings: Findings | None = None) -> None:
     """Write the triage workbook for ``results``; ``run`` (a pipeline Run) fills the Method sheet, and
     ``findings`` (quoteverify.findings.summarize_findings) the Findings sheet when the quotes cite any."""
+    # openpyxl takes half a second to import; only workbooks need it.
     from openpyxl import Workbook
 
     book = Workbook(write_only=True)
@@ -139,6 +140,7 @@ def _abandon(book) -> None:
 def clean_text(text: str) -> str:
     """Text without the control characters Excel rejects (tab, newline and carriage return stay), lone
     surrogates shown as U+FFFD."""
+    # openpyxl takes half a second to import; only workbooks need it.
     from openpyxl.cell.cell import ILLEGAL_CHARACTERS_RE
 
     return displayable(ILLEGAL_CHARACTERS_RE.sub("", text))
@@ -168,6 +170,7 @@ def safe_text(text: str) -> str:
 
 def _cell(sheet, value: Any, style: str | None = None):
     """A write-only cell holding ``value``; text is always stored as text, never as a formula."""
+    # openpyxl takes half a second to import; only workbooks need it.
     from openpyxl.cell import WriteOnlyCell
     from openpyxl.cell.rich_text import CellRichText
 
@@ -248,6 +251,7 @@ def highlights(text: str, fragments: Iterable[tuple[str, str]]) -> list[Highligh
 
 def _rich(text: str, fragments: list[tuple[str, str]], styles: "_Styles"):
     """The cell value for ``text`` with its differing passages highlighted (plain text if none)."""
+    # openpyxl takes half a second to import; only workbooks need it.
     from openpyxl.cell.rich_text import CellRichText, TextBlock
 
     text = clean_text(text)
@@ -295,6 +299,7 @@ class _Styles:
 
     @classmethod
     def register(cls, book) -> "_Styles":
+        # openpyxl takes half a second to import; only workbooks need it.
         from openpyxl.cell.text import InlineFont
         from openpyxl.styles import Alignment, Font, NamedStyle, PatternFill
 
@@ -389,6 +394,7 @@ def _quote_row(sheet, result: QuoteResult, styles: _Styles, columns: tuple[Colum
 
 
 def _write_quotes(sheet, results: list[QuoteResult], styles: _Styles) -> None:
+    # openpyxl takes half a second to import; only workbooks need it.
     from openpyxl.utils import get_column_letter
     from openpyxl.worksheet.datavalidation import DataValidation
 
@@ -437,6 +443,7 @@ def _document_label(result: QuoteResult) -> str:
 
 
 def _write_summary(sheet, results: list[QuoteResult], styles: _Styles) -> None:
+    # openpyxl takes half a second to import; only workbooks need it.
     from openpyxl.chart import BarChart, Reference
 
     sheet.column_dimensions["A"].width = 30

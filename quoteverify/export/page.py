@@ -20,6 +20,7 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
+from importlib.resources import files
 
 from ..display import utf8
 from ..errors import InputError, OutputError
@@ -134,6 +135,7 @@ def script_json(data: Any) -> str:
 
 def render_page(results: list[QuoteResult], *, title: str = "quoteverify review") -> str:
     """The review page for ``results`` as HTML text; the same results give the same bytes."""
+    # jinja2 is needed only for the review page.
     from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
     env = Environment(loader=PackageLoader("quoteverify.export", "templates"),
@@ -153,8 +155,6 @@ def render_page(results: list[QuoteResult], *, title: str = "quoteverify review"
 
 
 def _asset(name: str) -> str:
-    from importlib.resources import files
-
     return files("quoteverify.export").joinpath("templates", name).read_text(encoding="utf-8")
 
 
