@@ -47,8 +47,9 @@ def _language_code(code: str) -> str:
 
 
 class _Group(click.Group):
-    """Every command's unexpected OSError (a folder that cannot be listed, a full disk) ends as a
-    one-line error with exit code 2, like bad input, not as a traceback."""
+    """The one place where errors become messages: a QuoteverifyError (bad input, a refused output) and any
+    unexpected OSError (a folder that cannot be listed, a full disk) end as a one-line error with exit code 2,
+    not as a traceback."""
 
     def invoke(self, ctx: click.Context):
         try:
@@ -242,7 +243,6 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
     quoteverify verify DOCS... QUOTES -o results.xlsx -o results.jsonl
     quoteverify verify project.qdpx -o coded.xlsx
     """
-
     if len(paths) == 1 and paths[0].suffix.lower() == ".qdpx":
         paths = (paths[0], paths[0])  # a QDA project's coded segments, checked against its own sources
     if len(paths) < 2:
@@ -302,8 +302,8 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
         with output_transaction() as written:
             _write_outputs(result, outputs)
             if manifest_path is not None:
-                application.write_manifest(manifest_path, result, quotes_path=paths[-1], sheet=sheet, outputs=outputs,
-                               command=_command_line())
+                application.write_manifest(manifest_path, result, quotes_path=paths[-1], sheet=sheet,
+                                           outputs=outputs, command=_command_line())
             _write_findings(result.results, findings_path=findings_path, report_path=report_path,
                             cards_path=cards_path, checked_at=checked_at)
             if store is not None:
@@ -311,8 +311,6 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
                     run_id = store.record(result, time=checked_at)
                 if not quiet:
                     click.echo(f"Recorded as run {run_id} in {store.location}", err=True)
-    except QuoteverifyError as exc:
-        _fail(str(exc))
     except KeyboardInterrupt:
         _interrupted(written)
     if written is not None and written.interrupted:
@@ -361,14 +359,11 @@ def review(workbook: Path, output: Path | None) -> None:
     \b
     quoteverify review results.xlsx -o reviewed.jsonl
     """
-    try:
-        reviewed = read_review(workbook)
-        if output is not None:
-            write_review(output, reviewed)
-        else:
-            sys.stdout.buffer.write(review_bytes(reviewed, suffix=".jsonl"))
-    except QuoteverifyError as exc:
-        _fail(str(exc))
+    reviewed = read_review(workbook)
+    if output is not None:
+        write_review(output, reviewed)
+    else:
+        sys.stdout.buffer.write(review_bytes(reviewed, suffix=".jsonl"))
     click.echo(reviewed.summary(), err=True)
     problems = reviewed.problems
     for quote in problems[:REVIEW_SHOWN]:
@@ -392,13 +387,9 @@ def report(results_path: Path, output: Path, title: str) -> None:
     \b
     quoteverify report results.jsonl -o report.html
     """
-
-    try:
-        check_output_path(output, inputs=[results_path], suffixes=PAGE_FORMATS)
-        results = load_results(results_path)
-        write_page(output, results, title=title)
-    except QuoteverifyError as exc:
-        _fail(str(exc))
+    check_output_path(output, inputs=[results_path], suffixes=PAGE_FORMATS)
+    results = load_results(results_path)
+    write_page(output, results, title=title)
     click.echo(f"{output}: review page of {len(results)} quotes", err=True)
 
 
@@ -426,7 +417,6 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
     quoteverify rerun run.json
     quoteverify rerun run.json -o again.jsonl
     """
-
     started = time.perf_counter()
     written = None
     try:
@@ -451,9 +441,8 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
             _write_outputs(result, outputs)
             if new_manifest is not None:
                 application.write_manifest(new_manifest, result, quotes_path=base / manifest.quotes.path,
-                               sheet=manifest.quotes.sheet or None, outputs=outputs, command=_command_line())
-    except QuoteverifyError as exc:
-        _fail(str(exc))
+                                           sheet=manifest.quotes.sheet or None, outputs=outputs,
+                                           command=_command_line())
     except KeyboardInterrupt:
         _interrupted(written)
     if written is not None and written.interrupted:
@@ -482,18 +471,14 @@ def appendix(results_path: Path, manifest_path: Path, output: Path | None) -> No
     \b
     quoteverify appendix results.jsonl --manifest run.json -o appendix.md
     """
-
-    try:
-        manifest = read_manifest(manifest_path)
-        results = read_results(results_path, manifest=manifest)
-        findings = summarize_findings(results)
-        if output is not None:
-            write_appendix(output, results, manifest, manifest_name=manifest_path.name, findings=findings)
-        else:
-            click.echo(render_appendix(results, manifest, manifest_name=manifest_path.name, findings=findings),
-                       nl=False)
-    except QuoteverifyError as exc:
-        _fail(str(exc))
+    manifest = read_manifest(manifest_path)
+    results = read_results(results_path, manifest=manifest)
+    findings = summarize_findings(results)
+    if output is not None:
+        write_appendix(output, results, manifest, manifest_name=manifest_path.name, findings=findings)
+    else:
+        click.echo(render_appendix(results, manifest, manifest_name=manifest_path.name, findings=findings),
+                   nl=False)
 
 
 @main.command()
@@ -517,18 +502,14 @@ def extract(manuscript: Path, output: Path | None, min_words: int | None, config
     quoteverify extract paper.docx -o quotes.csv
     quoteverify verify transcripts/ quotes.csv -o results.xlsx
     """
-
-    try:
-        config = load_config(config_path, {"extract": {"min_words": min_words}} if min_words is not None else None)
-        extraction = extract_quotes(manuscript, min_words=config.extract.min_words)
-        for warning in extraction.warnings:
-            click.echo(f"Warning: {warning}", err=True)
-        if output is not None:
-            write_quotes(output, extraction)
-        else:
-            sys.stdout.buffer.write(csv_bytes(extraction))
-    except QuoteverifyError as exc:
-        _fail(str(exc))
+    config = load_config(config_path, {"extract": {"min_words": min_words}} if min_words is not None else None)
+    extraction = extract_quotes(manuscript, min_words=config.extract.min_words)
+    for warning in extraction.warnings:
+        click.echo(f"Warning: {warning}", err=True)
+    if output is not None:
+        write_quotes(output, extraction)
+    else:
+        sys.stdout.buffer.write(csv_bytes(extraction))
     click.echo(extraction.summary(), err=True)
 
 
@@ -545,11 +526,8 @@ def runs(store_target: str | None) -> None:
     quoteverify runs
     quoteverify runs --store postgresql://user@host/quoteverify
     """
-    try:
-        with _open_store(store_target, create=False) as store:
-            recorded = store.runs()
-    except QuoteverifyError as exc:
-        _fail(str(exc))
+    with _open_store(store_target, create=False) as store:
+        recorded = store.runs()
     if not recorded:
         click.echo(f"No runs recorded in {store.location}.", err=True)
         return
@@ -578,17 +556,14 @@ def recheck(run_id: int, paths: tuple[Path, ...], store_target: str | None, belo
     \b
     quoteverify recheck 3 transcripts/ -o escalation.csv
     """
-
     try:
         check_output_path(output, inputs=paths, suffixes=ESCALATION_FORMATS)
         with _open_store(store_target, create=False) as store:
             checked = application.recheck(store, run_id, list(paths), below=below, cache_dir=default_cache_dir(),
-                                  progress=_Progress(sys.stderr.isatty()))
+                                          progress=_Progress(sys.stderr.isatty()))
         for change in checked.changed_documents:
             click.echo(f"Changed since run {run_id}: {change}", err=True)
         write_escalation(output, checked.escalations)
-    except QuoteverifyError as exc:
-        _fail(str(exc))
     except KeyboardInterrupt:
         _interrupted(None)
     click.echo(f"Rechecked {checked.rechecked} quotes of run {run_id} below {below:g}: "
