@@ -243,61 +243,29 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
     quoteverify verify DOCS... QUOTES -o results.xlsx -o results.jsonl
     quoteverify verify project.qdpx -o coded.xlsx
     """
-    if len(paths) == 1 and paths[0].suffix.lower() == ".qdpx":
-        paths = (paths[0], paths[0])  # a QDA project's coded segments, checked against its own sources
-    if len(paths) < 2:
-        _fail("give the documents (files or folders) and then the quote table, "
-              "e.g. quoteverify verify transcripts/ quotes.csv -o results.xlsx")
-    if store_target is not None and record:
-        _fail("give --store TARGET or --record (the default store), not both")
+    paths = _verify_paths(paths, store_target=store_target, record=record)
     started = time.perf_counter()
     checked_at = datetime.now(timezone.utc)
     written = None
     try:
         # Outputs first: a typo in a path must fail before the (long) run, and no input is ever overwritten.
         inputs = [*paths, *(p for p in (config_path, previous) if p is not None)]
-        for output in outputs:
-            check_output_path(output, inputs=inputs, suffixes=FORMATS)
-        if manifest_path is not None:
-            check_output_path(manifest_path, inputs=inputs)
+        _check_outputs(inputs, [*((o, FORMATS) for o in outputs), (manifest_path, None)])
         run = pipeline.run if cluster is None else partial(run_on_cluster, cluster=parse_cluster(cluster))
-        overrides: dict = {"embed": {"enabled": False}} if no_embed else {}
         named = {"quote": quote_col, "quote_id": id_col, "document": doc_col, "speaker": speaker_col,
                  "finding": finding_col}
-        if any(named.values()):
-            overrides["columns"] = {k: v for k, v in named.items() if v}
-        if language is not None:
-            overrides["language"] = {"code": _language_code(language)}
-        config = load_config(config_path, overrides or None)
-        if quiet:
-            # Read by huggingface_hub when transformers is first imported: no "Loading weights" bar either.
-            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
-        limits = ArchiveLimits.of(config)
-        quotes = load.load_quotes(paths[-1], sheet=sheet, columns=vars(config.columns), limits=limits)
-        # Said at once when a column was named, or when some are read as nothing (a "Participant" column
-        # that is not the speaker's would otherwise pass silently); else with the summary.
-        columns_said = bool(overrides.get("columns") or quotes.unread_columns)
-        if quotes.used and not quiet and columns_said:
-            click.echo(quotes.describe_columns(), err=True)
-        if quotes.info and not quiet:
-            click.echo(quotes.info, err=True)
+        config = _verify_config(config_path, no_embed=no_embed, named=named, language=language, quiet=quiet)
+        quotes, columns_said = _load_quotes(paths[-1], sheet, config, named=any(named.values()), quiet=quiet)
         # Read before the (long) run so that a bad workbook or store fails at once.
-        review = read_previous(previous, limits=limits) if previous else None
-        for path, suffixes in ((findings_path, FINDINGS_FORMATS), (report_path, REPORT_FORMATS),
-                               (cards_path, CARDS_FORMATS)):
-            if path is not None:
-                check_output_path(path, inputs=inputs, suffixes=suffixes)
+        review = read_previous(previous, limits=ArchiveLimits.of(config)) if previous else None
+        _check_outputs(inputs, [(findings_path, FINDINGS_FORMATS), (report_path, REPORT_FORMATS),
+                                (cards_path, CARDS_FORMATS)])
         store = (_open_store(store_target, busy_seconds=config.store.busy_seconds)
                  if store_target is not None or record else None)
         result = run(list(paths[:-1]), quotes, config, progress=_Progress(sys.stderr.isatty() and not quiet),
                      cache_dir=None if no_cache else _usable_cache(cache_dir or default_cache_dir()))
         _warn(result.warnings)
-        if review is not None:
-            carried = carry_decisions(result.results, review)
-            result.results = carried.results
-            if not quiet:
-                click.echo(carried.summary(previous), err=True)
-            _warn(carried.warnings(previous, len(review.quotes)))
+        _carry(result, review, previous, quiet=quiet)
         # One transaction: every output complete, and the run recorded, before any file is replaced.
         with output_transaction() as written:
             _write_outputs(result, outputs)
@@ -306,11 +274,7 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
                                            outputs=outputs, command=_command_line())
             _write_findings(result.results, findings_path=findings_path, report_path=report_path,
                             cards_path=cards_path, checked_at=checked_at)
-            if store is not None:
-                with store:
-                    run_id = store.record(result, time=checked_at)
-                if not quiet:
-                    click.echo(f"Recorded as run {run_id} in {store.location}", err=True)
+            _record(store, result, checked_at, quiet=quiet)
     except KeyboardInterrupt:
         _interrupted(written)
     if written is not None and written.interrupted:
@@ -319,16 +283,83 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
         if quotes.used and not columns_said:
             click.echo(quotes.describe_columns(), err=True)
         _summary(result, started)
-    if fail_on is not None:
-        _check_fail_on(result.results, fail_on)
+    _check_fail_on(result.results, fail_on)
+
+
+def _verify_paths(paths: tuple[Path, ...], *, store_target: str | None, record: bool) -> tuple[Path, ...]:
+    """DOCS... QUOTES as given, or a QDA project's coded segments with its own sources."""
+    if len(paths) == 1 and paths[0].suffix.lower() == ".qdpx":
+        paths = (paths[0], paths[0])
+    if len(paths) < 2:
+        _fail("give the documents (files or folders) and then the quote table, "
+              "e.g. quoteverify verify transcripts/ quotes.csv -o results.xlsx")
+    if store_target is not None and record:
+        _fail("give --store TARGET or --record (the default store), not both")
+    return paths
+
+
+def _load_quotes(path: Path, sheet: str | None, config, *, named: bool, quiet: bool):
+    """The quote table, and whether its columns were described yet."""
+    quotes = load.load_quotes(path, sheet=sheet, columns=vars(config.columns), limits=ArchiveLimits.of(config))
+    # Said at once when a column was named, or when some are read as nothing (a "Participant" column
+    # that is not the speaker's would otherwise pass silently); else with the summary.
+    columns_said = named or bool(quotes.unread_columns)
+    if quotes.used and not quiet and columns_said:
+        click.echo(quotes.describe_columns(), err=True)
+    if quotes.info and not quiet:
+        click.echo(quotes.info, err=True)
+    return quotes, columns_said
+
+
+def _check_outputs(inputs: list[Path], outputs: list[tuple[Path | None, tuple[str, ...] | None]]) -> None:
+    for path, suffixes in outputs:
+        if path is not None:
+            check_output_path(path, inputs=inputs, suffixes=suffixes)
+
+
+def _verify_config(config_path: Path | None, *, no_embed: bool, named: dict[str, str | None], language: str | None,
+                   quiet: bool):
+    """The config of a verify run: the file, overridden by the command's options."""
+    overrides: dict = {"embed": {"enabled": False}} if no_embed else {}
+    if any(named.values()):
+        overrides["columns"] = {k: v for k, v in named.items() if v}
+    if language is not None:
+        overrides["language"] = {"code": _language_code(language)}
+    config = load_config(config_path, overrides or None)
+    if quiet:
+        # Read by huggingface_hub when transformers is first imported: no "Loading weights" bar either.
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    return config
+
+
+def _carry(result, review, previous: Path | None, *, quiet: bool) -> None:
+    """--previous: the reviewer's decisions carried into this run's results."""
+    if review is None or previous is None:
+        return
+    carried = carry_decisions(result.results, review)
+    result.results = carried.results
+    if not quiet:
+        click.echo(carried.summary(previous), err=True)
+    _warn(carried.warnings(previous, len(review.quotes)))
+
+
+def _record(store, result, checked_at: datetime, *, quiet: bool) -> None:
+    if store is None:
+        return
+    with store:
+        run_id = store.record(result, time=checked_at)
+    if not quiet:
+        click.echo(f"Recorded as run {run_id} in {store.location}", err=True)
 
 
 # Quotes named when --fail-on is hit; the outputs have them all.
 FAIL_ON_SHOWN = 10
 
 
-def _check_fail_on(results, fail_on: str) -> None:
+def _check_fail_on(results, fail_on: str | None) -> None:
     """Exit with code 1, naming the quotes that tripped --fail-on, if any did."""
+    if fail_on is None:
+        return
     failing = ("unverified",) if fail_on == "unverified" else ("review", "unverified")
     tripped = [r for r in results if r.status in failing]
     if not tripped:
