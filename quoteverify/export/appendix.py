@@ -139,7 +139,14 @@ def _method(manifest: Manifest) -> str:
         "Any other difference — a changed number, negation or name, a splice, a reordering, any other changed "
         f"word — or a fuzzy match ratio below {_num(verdict['min_match_ratio'])} sent a located quote to review, "
         "as did a match in another document than the one named for the quote (misattribution). ")
+    return text + _embedding(manifest) + _languages(manifest) + "Quotes that could not be located were classed unverified."
+
+
+def _embedding(manifest: Manifest) -> str:
+    """What the methods paragraph says of sentence embeddings: when and how the cosine was measured."""
+    verdict = manifest.config["verdict"]
     embedding = manifest.embedding
+    text = ""
     if embedding.enabled:
         weights = (f" (weights file {embedding.weights_file}, SHA-256 {embedding.weights_sha256[:16]}…)"
                    if embedding.weights_sha256 else "")
@@ -155,7 +162,7 @@ def _method(manifest: Manifest) -> str:
     else:
         text += ("Sentence embeddings were not used in this run: the verdicts rest on lexical evidence alone "
                  "and no cosine similarities were computed. ")
-    return text + _languages(manifest) + "Quotes that could not be located were classed unverified."
+    return text
 
 
 def _languages(manifest: Manifest) -> str:
