@@ -165,6 +165,44 @@ def _check_chunk(documents: tuple[Document, ...], chunk: tuple[Sequence[Quote], 
     return results, warnings, prepared.windows
 
 
+def _load(documents: Any, quotes: Any, config: Config) -> tuple[Any, list[Quote], list[str], list[str], str]:
+    """The documents and quotes as pipeline.run() reads them, with their languages, on this machine."""
+    limits = ArchiveLimits.of(config)
+    loaded = _documents(documents, limits)
+    quote_list, warnings, quotes_sha256 = _quotes(quotes, vars(config.columns), limits)
+    warnings = list(loaded.warnings) + warnings
+    quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
+    documents_with_languages, quote_list, own_languages = with_languages(loaded.documents, quote_list,
+                                                                          config.language)
+    return replace(loaded, documents=documents_with_languages), quote_list, own_languages, warnings, quotes_sha256
+
+
+Parts = dict[int, tuple[list[QuoteResult], list[str]]]  # by chunk: its results and its warnings
+
+
+def _gather(futures: list[Any], progress: Any, total: int) -> tuple[Parts, int]:
+    """The chunks' results and warnings by chunk, as they finish; a failure there as one QuoteverifyError."""
+    # Dask is an optional extra and slow to import; only --cluster needs it.
+    from distributed import as_completed
+
+    order = {f.key: i for i, f in enumerate(futures)}
+    parts: Parts = {}
+    done = windows = 0
+    try:
+        for future in as_completed(futures):
+            results, chunk_warnings, windows = future.result()
+            parts[order[future.key]] = results, chunk_warnings
+            done += len(results)
+            if progress:
+                progress(done, total)
+    except QuoteverifyError:
+        raise
+    except Exception as exc:  # a worker lost, or a task that failed there: say which, in one line
+        raise QuoteverifyError(f"the Dask cluster failed while checking quotes: {exc.__class__.__name__}: "
+                               f"{exc}") from exc
+    return parts, windows
+
+
 def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,
                    cluster: Any, embedder: Any = None, progress: Any = None,
                    cache_dir: str | Path | None = None) -> Any:
@@ -180,22 +218,12 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
                           timeout=config.cluster.connect_seconds)
     timings: dict[str, float] = {}
     started = time.perf_counter()
-    limits = ArchiveLimits.of(config)
-    loaded = _documents(documents, limits)
-    quote_list, warnings, quotes_sha256 = _quotes(quotes, vars(config.columns), limits)
-    warnings = list(loaded.warnings) + warnings
-    quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
-    documents_with_languages, quote_list, own_languages = with_languages(loaded.documents, quote_list,
-                                                                          config.language)
-    loaded = replace(loaded, documents=documents_with_languages)
+    loaded, quote_list, own_languages, warnings, quotes_sha256 = _load(documents, quotes, config)
     timings["load"] = time.perf_counter() - started
     # The cluster is the parallelism: a worker process does not fork workers of its own.
     settings = config.as_dict()
     settings["align"] = {**settings["align"], "workers": 1}
     with session as client:
-        # Dask is an optional extra and slow to import; only --cluster needs it.
-        from distributed import as_completed
-
         workers = max(1, len(client.scheduler_info().get("workers", {})))
         size = max(config.cluster.min_chunk, -(-len(quote_list) // (workers * config.cluster.chunks_per_worker)))
         chunks = [(quote_list[i:i + size], own_languages[i:i + size]) for i in range(0, len(quote_list), size)]
@@ -211,21 +239,7 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
             ready = [client.submit(_build_index, docs, settings, cache, *done_shards, pure=False)]
         futures = [client.submit(_check_chunk, docs, chunk, settings, embedder, cache, *ready, pure=False)
                    for chunk in chunks]
-        order = {f.key: i for i, f in enumerate(futures)}
-        parts: dict[int, tuple[list[QuoteResult], list[str]]] = {}
-        done = windows = 0
-        try:
-            for future in as_completed(futures):
-                results, chunk_warnings, windows = future.result()
-                parts[order[future.key]] = results, chunk_warnings
-                done += len(results)
-                if progress:
-                    progress(done, len(quote_list))
-        except QuoteverifyError:
-            raise
-        except Exception as exc:  # a worker lost, or a task that failed there: say which, in one line
-            raise QuoteverifyError(f"the Dask cluster failed while checking quotes: {exc.__class__.__name__}: "
-                                   f"{exc}") from exc
+        parts, windows = _gather(futures, progress, len(quote_list))
         timings["cluster"] = time.perf_counter() - clock
     results = [r for i in range(len(chunks)) for r in parts[i][0]]
     warnings.extend(dict.fromkeys(w for i in range(len(chunks)) for w in parts[i][1] if w not in warnings))
