@@ -27,10 +27,11 @@ import io
 import itertools
 import zipfile
 from dataclasses import dataclass
+from typing import Any, Iterator
 from pathlib import Path, PurePosixPath
+from xml.etree.ElementTree import ParseError
 
 import numpy as np
-from xml.etree.ElementTree import ParseError
 
 from .archive import ArchiveLimits, check_archive
 from .errors import InputError
@@ -249,6 +250,43 @@ def _doc_id(name: str, taken: set[str]) -> str:
     return doc_id
 
 
+def _segments(source: Any, guid: str, codes: dict[str, str], notes: dict[str, str]) -> Iterator[Segment]:
+    """The coded segments of one source element, in project order."""
+    for selection in source.iter("PlainTextSelection"):
+        try:
+            start, end = int(selection.get("startPosition", "")), int(selection.get("endPosition", ""))
+        except ValueError:
+            start, end = -1, -1
+        codings = tuple(codes.get(ref.get("targetGUID"), "") for coding in selection.iter("Coding")
+                        for ref in coding.iter("CodeRef"))
+        memo = [_text(selection.find("Description"))]
+        memo += [notes.get(ref.get("targetGUID"), "") for ref in selection.iter("NoteRef")]
+        yield Segment(selection.get("guid", ""), guid, start, end, tuple(c for c in codings if c),
+                      "\n".join(m for m in memo if m), selection.get("name", ""))
+
+
+def _quote(row: int, segment: Segment, document: Document, texts: dict[str, str], units: Any,
+           convention: Any) -> Quote:
+    """A coded segment as a quote: its text where its positions fit the source, else the reason not."""
+    extra = (("qda_guid", segment.guid), ("codes", "; ".join(segment.codes)), ("memo", segment.memo))
+    base = dict(row=row, quote_id=segment.guid or f"segment{row}", claimed_document=document.doc_id,
+                finding=segment.codes[0] if segment.codes else "", extra=extra)
+    if segment.source not in texts:
+        return Quote(text="", problem=f"coded segment of source '{document.doc_id}', whose text is not "
+                                      "in the project: not checked", **base)
+    text = texts[segment.source]
+    span = _spans(text, units[segment.source], segment)
+    if span is None:
+        return Quote(
+            text=segment.name, **base,
+            problem=(f"positions {segment.start}-{segment.end} of coded segment in {document.doc_id} do not "
+                     f"fit its text ({convention.describe()}): they do not start and end on word boundaries"
+                     + (" or lie past its end" if segment.end > len(text) or segment.start < 0 else "")
+                     + "; recode the segment or export the project again"))
+    line = 1 + text.count("\n", 0, span[0]) + text.count("\r", 0, span[0]) - text.count("\r\n", 0, span[0])
+    return Quote(text=text[span[0]:span[1]], at=(*span, line), **base)
+
+
 def read_qdpx(path: str | Path) -> QdaProject:
     """The sources and coded segments of a REFI-QDA project."""
     path = Path(path)
@@ -280,42 +318,11 @@ def read_qdpx(path: str | Path) -> QdaProject:
                                            hashlib.sha256(raw).hexdigest(), "utf-8")
             else:
                 documents[guid] = Document(doc_id, "", "", "")
-            for selection in source.iter("PlainTextSelection"):
-                try:
-                    start, end = int(selection.get("startPosition", "")), int(selection.get("endPosition", ""))
-                except ValueError:
-                    start, end = -1, -1
-                codings = tuple(codes.get(ref.get("targetGUID"), "") for coding in selection.iter("Coding")
-                                for ref in coding.iter("CodeRef"))
-                memo = [_text(selection.find("Description"))]
-                memo += [notes.get(ref.get("targetGUID"), "") for ref in selection.iter("NoteRef")]
-                segments.append(Segment(selection.get("guid", ""), guid, start, end,
-                                        tuple(c for c in codings if c),
-                                        "\n".join(m for m in memo if m), selection.get("name", "")))
+            segments.extend(_segments(source, guid, codes, notes))
     convention, units, fits = _choose(texts, segments)
     said = (f"{path}: positions read as {convention.describe()}: {fits} of {len(segments)} coded segments "
             "start and end on word boundaries")
-    quotes = []
-    for row, segment in enumerate(segments, start=1):
-        document = documents[segment.source]
-        extra = (("qda_guid", segment.guid), ("codes", "; ".join(segment.codes)), ("memo", segment.memo))
-        base = dict(row=row, quote_id=segment.guid or f"segment{row}", claimed_document=document.doc_id,
-                    finding=segment.codes[0] if segment.codes else "", extra=extra)
-        if segment.source not in texts:
-            quotes.append(Quote(text="", problem=f"coded segment of source '{document.doc_id}', whose text is not "
-                                                 "in the project: not checked", **base))
-            continue
-        text = texts[segment.source]
-        span = _spans(text, units[segment.source], segment)
-        if span is None:
-            quotes.append(Quote(
-                text=segment.name, **base,
-                problem=(f"positions {segment.start}-{segment.end} of coded segment in {document.doc_id} do not "
-                         f"fit its text ({convention.describe()}): they do not start and end on word boundaries"
-                         + (" or lie past its end" if segment.end > len(text) or segment.start < 0 else "")
-                         + "; recode the segment or export the project again")))
-            continue
-        line = 1 + text.count("\n", 0, span[0]) + text.count("\r", 0, span[0]) - text.count("\r\n", 0, span[0])
-        quotes.append(Quote(text=text[span[0]:span[1]], at=(*span, line), **base))
+    quotes = [_quote(row, segment, documents[segment.source], texts, units, convention)
+              for row, segment in enumerate(segments, start=1)]
     usable = tuple(d for guid, d in documents.items() if guid in texts and d.text.strip())
     return QdaProject(usable, tuple(quotes), said, tuple(warnings))

@@ -208,7 +208,7 @@ def test_the_floor_check_can_fail(monkeypatch):
 
 
 @pytest.mark.xfail(strict=True, reason="still over 60 lines: pipeline.check_quotes 94, diff.compare 77, "
-                   "qdpx.read_qdpx 70, normalize 65, "
+                   "normalize 65, "
                    "numbers._read_number 62")
 def test_no_function_over_60_lines():
     assert long_functions() == []
