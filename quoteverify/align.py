@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from types import SimpleNamespace
 
 import numpy as np
 from rapidfuzz.distance import OSA
 
+from .config import AlignConfig
 from .corpus import EDITORIAL, Corpus, PreparedQuote
 from .index import Bm25Index
 from .types import Alignment, Candidate, Segment
@@ -57,7 +57,7 @@ def _costs(d_weak, p):
     return np.concatenate(([0], np.cumsum(left))), np.arange(len(d_weak) + 1, dtype=np.int64)
 
 
-def _dp(q_ids: np.ndarray, q_weak: np.ndarray, d_ids: np.ndarray, d_weak: np.ndarray, p: SimpleNamespace,
+def _dp(q_ids: np.ndarray, q_weak: np.ndarray, d_ids: np.ndarray, d_weak: np.ndarray, p: AlignConfig,
         *, local: bool) -> np.ndarray:
     """Score matrix H[i, j] of quote words [:i] against source words [:j].
 
@@ -114,7 +114,7 @@ def _trace(H, q_ids, q_weak, d_ids, d_weak, p, i: int, j: int, *, local: bool) -
 
 
 def local_align(pq: PreparedQuote, a: int, b: int, corpus: Corpus, region: Candidate, fragment: int,
-                p: SimpleNamespace) -> _Local | None:
+                p: AlignConfig) -> _Local | None:
     """Best local alignment of quote words [a, b) within a source region."""
     src = corpus.sources[region.doc]
     d_ids = src.ids[region.start:region.end]
@@ -134,7 +134,7 @@ def local_align(pq: PreparedQuote, a: int, b: int, corpus: Corpus, region: Candi
 
 
 def glocal_align(pq: PreparedQuote, a: int, b: int, corpus: Corpus, doc: int, lo: int, hi: int,
-                 fragment: int, p: SimpleNamespace) -> Segment:
+                 fragment: int, p: AlignConfig) -> Segment:
     """Semi-global alignment: every quote word in [a, b), any stretch of source [lo, hi)."""
     src = corpus.sources[doc]
     lo, hi = max(0, lo), min(len(src.ids), hi)
@@ -177,7 +177,7 @@ def _occurrences(corpus: Corpus, ids: np.ndarray) -> np.ndarray:
     return starts
 
 
-def exact_align(pq: PreparedQuote, corpus: Corpus, p: SimpleNamespace, prefer_doc: int | None) -> Alignment | None:
+def exact_align(pq: PreparedQuote, corpus: Corpus, p: AlignConfig, prefer_doc: int | None) -> Alignment | None:
     """All literal runs found verbatim, in order, in one document, gaps within bounds."""
     if not len(pq.ids) or (pq.ids == -1).any():
         return None
@@ -245,7 +245,7 @@ def _chain_segments(pq, corpus, runs, chain) -> tuple[Segment, ...]:
 class Aligner:
     """Aligns prepared quotes against a corpus with its BM25 index."""
 
-    def __init__(self, corpus: Corpus, index: Bm25Index, *, align: SimpleNamespace, top_k: int):
+    def __init__(self, corpus: Corpus, index: Bm25Index, *, align: AlignConfig, top_k: int):
         self.corpus = corpus
         self.index = index
         self.p = align
