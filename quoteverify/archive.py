@@ -32,7 +32,7 @@ class ArchiveLimits:
     max_shared_strings_bytes: int
 
     @classmethod
-    def of(cls, config: Any = None) -> "ArchiveLimits":
+    def of(cls, config: Any = None) -> ArchiveLimits:
         """The limits of a Config (its ``limits`` section), or of the default config."""
         if config is None:
             from .config import load_config

@@ -20,8 +20,6 @@ from .tokenize import WORD
 from .turns import same_speaker, speaker_key
 from .types import Alignment, Comparison, Elision, Quote
 
-
-
 # Speaker labels of the person asking the questions, as speaker_key() gives them.
 INTERVIEWER = re.compile(r"(?i)^(?:interviewer|moderator|facilitator|host|i|q|int|iv)(?:\s*\d+)?$")
 

@@ -14,8 +14,8 @@ import click
 
 from . import __version__
 from .errors import QuoteverifyError
-from .transaction import output_transaction
 from .store import RECHECK_BELOW
+from .transaction import output_transaction
 
 FAIL_ON = ("review", "unverified")
 
@@ -236,8 +236,8 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
     from .config import load_config
     from .export.manifest import write_manifest
     from .export.tables import FORMATS, check_output_path
-    from .load import load_quotes
     from .findings import CARDS_FORMATS, FINDINGS_FORMATS, REPORT_FORMATS
+    from .load import load_quotes
     from .pipeline import run
     from .review import carry_decisions, read_previous
 

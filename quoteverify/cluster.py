@@ -21,10 +21,11 @@ from __future__ import annotations
 import os
 import re
 import time
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
 from .cache import Cache, digest
 from .config import Config, as_config
@@ -82,7 +83,7 @@ def connect(spec: ClusterSpec, *, timeout: float = 10) -> Iterator[Any]:
         return
     try:
         client = Client(spec.address, timeout=timeout)
-    except (OSError, TimeoutError) as exc:
+    except (OSError, TimeoutError):
         raise InputError(f"cannot reach the Dask scheduler at {spec.address} within {timeout:g} s; "
                          "start one with 'dask scheduler' or use --cluster local:N") from None
     with client:

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 
@@ -187,13 +188,13 @@ class Config:
                 for name, section in vars(self).items()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def sections() -> dict[str, type]:
     """Each section's name and dataclass, in order."""
     return {name: hint for name, hint in typing.get_type_hints(Config).items()}
 
 
-@lru_cache(maxsize=None)
+@cache
 def keys(section: type) -> dict[str, tuple[Any, Mapping[str, Any]]]:
     """Each key of a section: its type and metadata (bounds, choices), in order."""
     hints = typing.get_type_hints(section)

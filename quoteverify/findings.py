@@ -32,14 +32,15 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
+from .display import utf8
 from .export.tables import check_output_path, spreadsheet_safe, write_atomic
 from .types import QuoteResult
-from .display import utf8
 
 if TYPE_CHECKING:
     from .export.appendix import _Style
@@ -359,7 +360,7 @@ def write_findings_sheet(book, results: Sequence[QuoteResult], *, styles) -> Non
 APPENDIX_HEADER = ("Finding", "Quotes", "Verified", "Review", "Unverified", "Confidence", "Adjusted")
 
 
-def appendix_section(results: Sequence[QuoteResult], style: "_Style") -> str:
+def appendix_section(results: Sequence[QuoteResult], style: _Style) -> str:
     """The appendix's Findings section in ``style`` (export.appendix), or "" when no quote cites a finding."""
     findings = summarize_findings(results).findings
     if not findings:

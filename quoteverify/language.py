@@ -16,9 +16,10 @@ document's language anyway.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 from .lexicon import languages as lexicon_languages
 from .types import Document, Quote

@@ -20,9 +20,10 @@ import json
 import math
 import os
 import re
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
+from typing import Any
 
 from .archive import ArchiveLimits, check_archive, check_columns
 from .errors import InputError
@@ -572,12 +573,12 @@ def load_quotes(path: str | Path, *, sheet: str | None = None, columns: Mapping[
     else:
         text, _ = _decode(path, data, warnings)
         text = text.removeprefix("\ufeff")
-        if suffix == ".txt" or (suffix in (".csv", ".tsv") and not _has_quote_column(text, columns)):
-            if (reason := _transcript_reason(text, header_found=suffix == ".txt")) is not None:
-                hint = "; a list of quotes that open with speaker labels goes in a CSV with a quote column" if (
-                    suffix == ".txt") else ""
-                raise InputError(f"{path}: looks like a transcript ({reason}), not a quote table; give the quote "
-                                 f"table last: quoteverify verify DOCS... QUOTES{hint}")
+        if (suffix == ".txt" or (suffix in (".csv", ".tsv") and not _has_quote_column(text, columns))) and (
+                reason := _transcript_reason(text, header_found=suffix == ".txt")) is not None:
+            hint = "; a list of quotes that open with speaker labels goes in a CSV with a quote column" if (
+                suffix == ".txt") else ""
+            raise InputError(f"{path}: looks like a transcript ({reason}), not a quote table; give the quote "
+                             f"table last: quoteverify verify DOCS... QUOTES{hint}")
         if suffix in (".csv", ".tsv"):
             header, records, problems, more = _csv_records(path, text)
             warnings += more
@@ -655,7 +656,7 @@ def coerce_quotes(items: Any, *, columns: Mapping[str, str] | None = None) -> li
         header, records = _frame_records(items)
         quotes, _ = quotes_from_records(records, header, "quotes (DataFrame)", columns=columns)
         return quotes
-    if isinstance(items, (str, bytes)) or isinstance(items, Mapping):
+    if isinstance(items, (str, bytes, Mapping)):
         raise InputError("quotes: give a list of quotes, a pandas DataFrame or a quote table's path, "
                          f"not a single {type(items).__name__}")
     items = list(items)

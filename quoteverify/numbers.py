@@ -9,10 +9,10 @@ each language, so nothing here lists them by hand.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from functools import lru_cache
-from typing import Sequence
+from functools import cache
 
 _DIGITS = re.compile(r"^\d+(?:[.,]\d+)*$")
 _ORDINAL_DIGITS = re.compile(r"^(\d+)(?:st|nd|rd|th|e|er|ère|eme|ème|º|ª|o|a|de|ste|te)$")
@@ -57,7 +57,7 @@ def _split(text: str) -> list[str]:
     return [w for w in re.split(r"[\s\-]+", text.lower()) if w]
 
 
-@lru_cache(maxsize=None)
+@cache
 def words_for(language: str) -> Words | None:
     """The number words of a language, from num2words; None when num2words does not know it."""
     try:

@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from .align import Aligner
 from .archive import ArchiveLimits
@@ -13,15 +14,14 @@ from .classify import classify, coverage, needs_cosine
 from .config import Config, as_config
 from .corpus import Corpus, PreparedQuote, prepare_quote
 from .diff import compare
-from .rules import Contract
 from .embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder, cosines
 from .index import Bm25Index
 from .language import cosine_applies, detect_quote_languages, with_languages
 from .lexicon import lexicon_for
+from .load import LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes, sha256_bytes
 from .parallel import ordered_map
 from .resultcache import ResultCache
-from .load import (LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes,
-                   sha256_bytes)
+from .rules import Contract
 from .types import Alignment, Comparison, Document, Quote, QuoteResult
 from .window import make_windows
 

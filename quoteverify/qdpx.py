@@ -23,7 +23,6 @@ below.
 from __future__ import annotations
 
 import hashlib
-import io
 import itertools
 import zipfile
 from dataclasses import dataclass
@@ -179,9 +178,10 @@ def _member(archive: zipfile.ZipFile, path: Path, name: str, limit: int = MAX_UN
 
 
 def _parse(path: Path, data: bytes):
+    from xml.etree.ElementTree import ParseError
+
     from defusedxml import DefusedXmlException
     from defusedxml.ElementTree import fromstring
-    from xml.etree.ElementTree import ParseError
 
     try:
         return fromstring(data, forbid_dtd=True)

@@ -14,9 +14,10 @@ import hashlib
 import io
 import json
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from .archive import ArchiveLimits, check_archive, check_columns
 from .display import utf8
@@ -160,7 +161,7 @@ def _read_sheet(path: Path, book, limits: ArchiveLimits) -> Review:
     decision_letter = get_column_letter(columns["decision"] + 1)
     quotes = []
     for number, values in enumerate(rows, start=2):
-        def get(name: str) -> Any:
+        def get(name: str, values: Sequence[Any] = values) -> Any:
             k = columns.get(name)
             return values[k] if k is not None and k < len(values) else None
 

@@ -32,15 +32,16 @@ import os
 import types
 import typing
 from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from . import __version__
+from .display import displayable_data, utf8
 from .errors import ConfigError, QuoteverifyError
 from .types import Quote, QuoteResult
-from .display import displayable_data, utf8
 
 if TYPE_CHECKING:
     from .embed import Embedder

@@ -15,18 +15,18 @@ import gc
 import os
 import shutil
 import signal
-import tempfile
 import sys
+import tempfile
 import threading
 import traceback
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
 
 from .errors import OutputError
 from .tempfiles import clean_stale, temp_name
 
-_current: contextvars.ContextVar["OutputTransaction | None"] = contextvars.ContextVar("outputs", default=None)
+_current: contextvars.ContextVar[OutputTransaction | None] = contextvars.ContextVar("outputs", default=None)
 
 
 class OutputTransaction:
@@ -148,7 +148,7 @@ class _Interrupts:
     def __init__(self) -> None:
         self.seen = False
 
-    def __enter__(self) -> "_Interrupts":
+    def __enter__(self) -> _Interrupts:
         self._previous = None
         if threading.current_thread() is threading.main_thread():
             self._previous = signal.signal(signal.SIGINT, self._note)

@@ -10,16 +10,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
+from ..display import utf8
 from ..errors import InputError, OutputError
 from ..findings import appendix_section
 from ..types import MATCH_TYPES, QuoteResult
 from .manifest import Manifest, Summary, summarize
 from .tables import write_atomic
-from ..display import utf8
 
 APPENDIX_FORMATS = {".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
 TABLE_HEADER = ("Quote", "Document", "Location", "Status", "Match type")
@@ -151,7 +151,8 @@ def _method(manifest: Manifest) -> str:
         text += (
             "Where a verdict or its confidence could depend on meaning (a located quote with at least "
             f"{verdict['cosine_min_word_changes']} changed words and no changed number, negation or name, or with a "
-            f"fuzzy match ratio below {_num(verdict['min_match_ratio'])}, or a quote with too few aligned words whose closest "
+            f"fuzzy match ratio below {_num(verdict['min_match_ratio'])}, or a quote with too few aligned words "
+            "whose closest "
             f"passage shares at least {verdict['paraphrase_min_coverage']:.0%} of its words), the semantic "
             "similarity of the quote and its source passage was measured as the cosine similarity of "
             f"{embedding.model} sentence embeddings{weights}; a quote with too few aligned words was still "

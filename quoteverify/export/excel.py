@@ -11,16 +11,18 @@ rejects are removed and nothing exceeds Excel's cell limit.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from ..diff import BENIGN, EDITS, LOAD_BEARING
+from ..display import displayable
 from ..findings import write_findings_sheet
 from ..review import DECISIONS, SHEET, fingerprint
 from ..types import MATCH_TYPES, STATUSES, QuoteResult
-from ..display import displayable
 
 MAX_CELL = 32_767  # Excel's limit, in UTF-16 code units
 TRUNCATED = " […truncated; full text in the JSONL output]"
@@ -125,10 +127,8 @@ def _abandon(book) -> None:
     for sheet in getattr(book, "_sheets", ()):
         for stream in (getattr(sheet, "_rows", None), getattr(getattr(sheet, "_writer", None), "xf", None)):
             if stream is not None:
-                try:
+                with contextlib.suppress(Exception):  # the same failure as the one being raised
                     stream.close()
-                except Exception:
-                    pass  # the same failure as the one being raised
 
 
 # --- cell safety ----------------------------------------------------------------------------------
@@ -244,7 +244,7 @@ def highlights(text: str, fragments: Iterable[tuple[str, str]]) -> list[Highligh
     return sorted(found, key=lambda h: h.start)
 
 
-def _rich(text: str, fragments: list[tuple[str, str]], styles: "_Styles"):
+def _rich(text: str, fragments: list[tuple[str, str]], styles: _Styles):
     """The cell value for ``text`` with its differing passages highlighted (plain text if none)."""
     from openpyxl.cell.rich_text import CellRichText, TextBlock
 
@@ -292,7 +292,7 @@ class _Styles:
     highlight: dict[str, Any]   # InlineFont per severity
 
     @classmethod
-    def register(cls, book) -> "_Styles":
+    def register(cls, book) -> _Styles:
         from openpyxl.cell.text import InlineFont
         from openpyxl.styles import Alignment, Font, NamedStyle, PatternFill
 

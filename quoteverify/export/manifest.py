@@ -16,16 +16,17 @@ import json
 import os
 import platform
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any
 
+from ..display import utf8
 from ..errors import ConfigError, InputError
 from ..types import MATCH_TYPES, STATUSES, QuoteResult
 from .tables import jsonl_bytes, write_atomic
-from ..display import utf8
 
 if TYPE_CHECKING:
     from ..embed import Embedder

@@ -5,9 +5,10 @@ import csv
 import io
 import json
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import fields
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from ..errors import OutputError
 from ..transaction import clean_output_folder
@@ -16,7 +17,8 @@ from ..types import QuoteResult
 # Columns of CSV and DataFrames, in this order; lists are JSON-encoded in CSV.
 COLUMNS = ("quote_id", "row", "status", "match_type", "confidence", "band", "quote", "claimed_document",
            "document", "start", "end", "line", "speaker", "timestamp", "language", "matched_text",
-           "context_before", "context_after", "reasons", "differences", "bm25_score", "bm25_ratio", "cosine", "match_ratio",
+           "context_before", "context_after", "reasons", "differences", "bm25_score", "bm25_ratio", "cosine",
+           "match_ratio",
            "suggestion", "document_sha256", "finding", "finding_confidence", "claimed_speaker", "decision",
            "reviewer_note")
 
