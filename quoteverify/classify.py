@@ -18,7 +18,8 @@ from .config import ConfidenceConfig, VerdictConfig
 from .diff import BENIGN, EDITS, LOAD_BEARING
 from .tokenize import WORD
 from .turns import same_speaker, speaker_key
-from .types import Alignment, Comparison, Elision, Quote
+from .types import BAND_HIGH, BAND_MEDIUM, Alignment, Comparison, Elision, Quote
+from .wording import clip
 
 # Speaker labels of the person asking the questions, as speaker_key() gives them.
 INTERVIEWER = re.compile(r"(?i)^(?:interviewer|moderator|facilitator|host|i|q|int|iv)(?:\s*\d+)?$")
@@ -33,7 +34,7 @@ class Verdict:
     reasons: tuple[str, ...]
 
 
-def band(confidence: float, *, high: float = 0.8, medium: float = 0.6) -> str:
+def band(confidence: float, *, high: float = BAND_HIGH, medium: float = BAND_MEDIUM) -> str:
     return "high" if confidence >= high else "medium" if confidence >= medium else "low"
 
 
@@ -50,8 +51,7 @@ def _verdict(status: str, match_type: str, confidence: float, reasons: list[str]
 
 
 def _show(text: str, limit: int = 80) -> str:
-    text = " ".join(text.split())
-    return "'" + (text if len(text) <= limit else text[: limit - 1] + "…") + "'"
+    return "'" + clip(text, limit) + "'"
 
 
 def _says(kind: str, quote_text: str, source_text: str) -> str:

@@ -5,7 +5,6 @@ import os
 import shlex
 import sys
 import time
-from collections import Counter
 from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
@@ -16,6 +15,8 @@ from . import __version__
 from .errors import QuoteverifyError
 from .store import RECHECK_BELOW
 from .transaction import output_transaction
+from .types import count_by_status
+from .wording import plural
 
 FAIL_ON = ("review", "unverified")
 
@@ -145,8 +146,8 @@ STORE_HELP = ("The audit store: a SQLite file or a database URL such as postgres
               "(default: $XDG_DATA_HOME/quoteverify/runs.sqlite or ~/.local/share/quoteverify/runs.sqlite).")
 
 
-def _summary(result, started: float) -> Counter:
-    counts = Counter(r.status for r in result.results)
+def _summary(result, started: float) -> dict[str, int]:
+    counts = count_by_status(result.results)
     elapsed = time.perf_counter() - started
     click.echo(f"{len(result.results)} quotes: {counts['verified']} verified, {counts['review']} review, "
                f"{counts['unverified']} unverified ({elapsed:.1f} s)", err=True)
@@ -338,7 +339,7 @@ def _check_fail_on(results, fail_on: str) -> None:
         return
     named = ", ".join(f"{r.quote_id} (row {r.row}, {r.status})" for r in tripped[:FAIL_ON_SHOWN])
     more = f" and {len(tripped) - FAIL_ON_SHOWN} more" if len(tripped) > FAIL_ON_SHOWN else ""
-    click.echo(f"Failed (--fail-on {fail_on}): {len(tripped)} quote{'s' if len(tripped) != 1 else ''}: "
+    click.echo(f"Failed (--fail-on {fail_on}): {plural(len(tripped), 'quote')}: "
                f"{named}{more}", err=True)
     sys.exit(1)
 

@@ -316,8 +316,8 @@ def csv_bytes(extraction: Extraction) -> bytes:
 def write_quotes(path: str | Path, extraction: Extraction) -> None:
     """Write the quote table as CSV, never over the manuscript (atomically: an interrupted run leaves no
     half-written file)."""
-    from .export.tables import check_output_path, write_atomic
+    from .export.tables import check_output_path, write_bytes_atomic
 
     check_output_path(path, inputs=[extraction.source], suffixes=(".csv",))
     data = csv_bytes(extraction)
-    write_atomic(Path(path), lambda p: p.write_bytes(data))
+    write_bytes_atomic(Path(path), data)

@@ -39,8 +39,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from .display import utf8
-from .export.tables import check_output_path, spreadsheet_safe, write_atomic
-from .types import QuoteResult
+from .export.tables import check_output_path, spreadsheet_safe, write_bytes_atomic
+from .types import QuoteResult, count_by_status
+from .wording import plural
 
 if TYPE_CHECKING:
     from .export.appendix import _Style
@@ -133,7 +134,7 @@ def summarize_findings(results: Iterable[QuoteResult]) -> Findings:
     warnings: list[str] = []
     findings = []
     for finding, quotes in group_by_finding(results).items():
-        counts = {status: sum(q.status == status for q in quotes) for status in ("verified", "review", "unverified")}
+        counts = count_by_status(quotes)
         confidence = _stated_confidence(finding, quotes, warnings)
         cut = penalty(counts["unverified"], len(quotes))
         findings.append(Finding(finding, len(quotes), **counts, finding_confidence=confidence,
@@ -161,7 +162,7 @@ def _write(path: str | Path, suffixes: Sequence[str], render: Callable[[str], by
     path = Path(path)
     check_output_path(path, suffixes=suffixes)
     data = render(path.suffix.lower())
-    write_atomic(path, lambda p: p.write_bytes(data))
+    write_bytes_atomic(path, data)
 
 
 def write_findings(path: str | Path, findings: Sequence[Finding]) -> None:
@@ -295,7 +296,7 @@ def _quote_line(result: QuoteResult) -> str:
 
 def render_report(results: Sequence[QuoteResult]) -> str:
     """A Markdown report: each finding, its label and confidence, and its quotes, unverified ones marked."""
-    from .export.appendix import _plural, markdown_escape
+    from .export.appendix import markdown_escape
 
     title = "# Findings and their quotes"
     summary = summarize_findings(results)
@@ -304,13 +305,13 @@ def render_report(results: Sequence[QuoteResult]) -> str:
     groups = group_by_finding(results)
     uncited = sum(not r.finding for r in results)
     cited = len(results) - uncited
-    blocks = [title, f"{_plural(len(summary.findings), 'finding')} cited by {_plural(cited, 'quote')}. Each quote "
+    blocks = [title, f"{plural(len(summary.findings), 'finding')} cited by {plural(cited, 'quote')}. Each quote "
                      "that could not be located in the sources is marked (unverified); the confidence of its "
                      "finding is lowered accordingly."]
     for finding in summary.findings:
         quotes = groups[finding.finding]
         verdict, reason = label(quotes)
-        counts = (f"{_plural(finding.n_quotes, 'quote')}: {finding.verified} verified, {finding.review} review, "
+        counts = (f"{plural(finding.n_quotes, 'quote')}: {finding.verified} verified, {finding.review} review, "
                   f"{finding.unverified} unverified")
         lines = [f"## {markdown_escape(finding.finding)}", "",
                  f"**{verdict}** ({markdown_escape(reason)}). Confidence {finding.finding_confidence:g}, adjusted "
@@ -321,7 +322,7 @@ def render_report(results: Sequence[QuoteResult]) -> str:
         lines.extend(_quote_line(q) for q in quotes)
         blocks.append("\n".join(lines))
     if uncited:
-        blocks.append(f"{_plural(uncited, 'quote')} citing no finding {'is' if uncited == 1 else 'are'} not listed.")
+        blocks.append(f"{plural(uncited, 'quote')} citing no finding {'is' if uncited == 1 else 'are'} not listed.")
     return "\n\n".join(blocks) + "\n"
 
 
@@ -365,10 +366,8 @@ def appendix_section(results: Sequence[QuoteResult], style: _Style) -> str:
     findings = summarize_findings(results).findings
     if not findings:
         return ""
-    from .export.appendix import _plural
-
     majority = sum(f.note == MAJORITY_NOTE for f in findings)
-    text = (f"The quotes were cited for {_plural(len(findings), 'finding')}. Each finding's confidence (as "
+    text = (f"The quotes were cited for {plural(len(findings), 'finding')}. Each finding's confidence (as "
             f"stated in the quote table, {DEFAULT_CONFIDENCE:g} where none was stated) was adjusted for the quotes "
             f"that could not be located: multiplied by one minus {PENALTY_SLOPE:g} times the share of its quotes "
             f"that were unverified, but by no less than {PENALTY_FLOOR:g}, when fewer than half were unverified, "

@@ -24,6 +24,7 @@ from .resultcache import ResultCache
 from .rules import Contract
 from .types import Alignment, Comparison, Document, Quote, QuoteResult
 from .window import make_windows
+from .wording import clip
 
 Progress = Callable[[int, int], None]
 
@@ -302,7 +303,7 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
     text = source.document.text
     if verdict.status == "unverified":
         result.suggestion = (f"closest passage: {comparison.document} line {source.line_of(comparison.start)}: "
-                             f"{_clip(comparison.matched_text, 300)!r}")
+                             f"{clip(comparison.matched_text, 300)!r}")
         return result
     ctx = config.output.context_chars
     result.document = comparison.document
@@ -330,8 +331,3 @@ def _language(own: str, alignment: Alignment, corpus: Corpus, claimed: str = "")
 
 def _round(value: float | None) -> float | None:
     return None if value is None else round(float(value), 4)
-
-
-def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -23,6 +23,7 @@ from .archive import ArchiveLimits, check_archive, check_columns
 from .display import utf8
 from .errors import InputError, OutputError
 from .types import QuoteResult
+from .wording import plural
 
 DECISIONS = ("accept", "reject", "fix quote", "fix source")
 SHEET = "Quotes"
@@ -214,12 +215,12 @@ class Carried:
             shown = ", ".join(f"{q.cell} {q.problem.split(';')[0].removeprefix('invalid decision ')}"
                               for q in self.invalid[:LISTED])
             more = f" and {len(self.invalid) - LISTED} more" if len(self.invalid) > LISTED else ""
-            line += (f"; {len(self.invalid)} invalid decision{'s' if len(self.invalid) != 1 else ''} not carried "
+            line += (f"; {plural(len(self.invalid), 'invalid decision')} not carried "
                      f"({shown}{more}; use one of {', '.join(DECISIONS)})")
         if self.conflicting:
             shown = ", ".join(self.conflicting[:LISTED])
             more = f" and {len(self.conflicting) - LISTED} more" if len(self.conflicting) > LISTED else ""
-            line += (f"; {len(self.conflicting)} quote id{'s' if len(self.conflicting) != 1 else ''} with "
+            line += (f"; {plural(len(self.conflicting), 'quote id')} with "
                      f"conflicting decisions on several rows not carried ({shown}{more})")
         return line
 
@@ -286,7 +287,7 @@ REVIEW_FORMATS = (".jsonl", ".csv")
 
 def write_review(path: str | Path, review: Review) -> None:
     """Write the reviewed rows in the format named by the extension (.jsonl or .csv)."""
-    from .export.tables import write_atomic
+    from .export.tables import write_bytes_atomic
 
     path = Path(path)
     suffix = path.suffix.lower()
@@ -294,7 +295,7 @@ def write_review(path: str | Path, review: Review) -> None:
         raise OutputError(f"{path}: unknown format '{path.suffix}' for reviewed decisions; "
                           f"use {' or '.join(REVIEW_FORMATS)}")
     data = review_bytes(review, suffix=suffix)
-    write_atomic(path, lambda p: p.write_bytes(data))
+    write_bytes_atomic(path, data)
 
 
 def _text(value: Any) -> str:

@@ -28,7 +28,6 @@ import csv
 import functools
 import io
 import json
-import os
 import types
 import typing
 from collections import Counter
@@ -38,10 +37,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from platformdirs import user_data_path
+
 from . import __version__
 from .display import displayable_data, utf8
 from .errors import ConfigError, QuoteverifyError
-from .types import Quote, QuoteResult
+from .types import BAND_MEDIUM, Quote, QuoteResult
 
 if TYPE_CHECKING:
     from .embed import Embedder
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
 STORE_FILE = "runs.sqlite"
 MAX_RUN_ID = 2**63 - 1  # SQL's BIGINT
 # A quote below this confidence is rechecked: the upper edge of the low band (classify.band).
-RECHECK_BELOW = 0.6
+RECHECK_BELOW = BAND_MEDIUM
 ESCALATION_FORMATS = (".csv", ".json")
 
 
@@ -59,8 +60,8 @@ class StoreError(QuoteverifyError):
 
 
 def default_path() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "quoteverify" / STORE_FILE
+    """The default audit store (Linux: $XDG_DATA_HOME/quoteverify or ~/.local/share/quoteverify)."""
+    return user_data_path("quoteverify", appauthor=False) / STORE_FILE
 
 
 # --- schema ---------------------------------------------------------------------------------------
@@ -479,9 +480,9 @@ def escalation_bytes(escalations: Sequence[Escalation], *, suffix: str) -> bytes
 
 def write_escalation(path: str | Path, escalations: Sequence[Escalation]) -> None:
     """Write the escalation list as .csv or .json, by the extension of ``path``."""
-    from .export.tables import check_output_path, write_atomic
+    from .export.tables import check_output_path, write_bytes_atomic
 
     path = Path(path)
     check_output_path(path, suffixes=ESCALATION_FORMATS)
     data = escalation_bytes(escalations, suffix=path.suffix.lower())
-    write_atomic(path, lambda p: p.write_bytes(data))
+    write_bytes_atomic(path, data)

@@ -1,12 +1,17 @@
 """The named results that flow between the stages."""
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 STATUSES = ("verified", "review", "unverified")
 MATCH_TYPES = ("exact", "normalized", "elided", "edited", "altered", "reordered",
                "spliced", "paraphrase", "misattributed", "unlocated")
+# The confidence bands' lower edges as configs/default.yaml sets them (confidence.band_high, band_medium; a test
+# checks they agree), for what runs without a config: band() and recheck --below.
+BAND_HIGH, BAND_MEDIUM = 0.8, 0.6
 
 
 @dataclass(frozen=True)
@@ -191,3 +196,23 @@ class QuoteResult:
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
+
+
+def count_by_status(results: Iterable[QuoteResult]) -> dict[str, int]:
+    """How many results have each status, in the order of STATUSES (0 where none)."""
+    counts = Counter(r.status for r in results)
+    return {status: counts[status] for status in STATUSES}
+
+
+def document_label(result: QuoteResult) -> str:
+    """The document a result counts towards in summaries: where found, else where claimed (quotes attributed to X
+    that were not found count towards X)."""
+    return result.document or result.claimed_document or "(no document)"
+
+
+def count_by_document(results: Iterable[QuoteResult]) -> dict[str, dict[str, int]]:
+    """count_by_status for each document (document_label), in document order."""
+    groups: dict[str, list[QuoteResult]] = {}
+    for result in results:
+        groups.setdefault(document_label(result), []).append(result)
+    return {label: count_by_status(groups[label]) for label in sorted(groups)}

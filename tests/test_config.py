@@ -209,3 +209,12 @@ def test_sections_are_frozen() -> None:
     with pytest.raises(dataclasses.FrozenInstanceError):
         config.window.size = 3  # type: ignore[misc]
     assert config.embed.languages == ("en",) and config.as_dict()["embed"]["languages"] == ["en"]
+
+
+def test_band_edges_are_the_configs() -> None:
+    from quoteverify.store import RECHECK_BELOW
+    from quoteverify.types import BAND_HIGH, BAND_MEDIUM
+
+    confidence = load_config().confidence
+    assert (confidence.band_high, confidence.band_medium) == (BAND_HIGH, BAND_MEDIUM)
+    assert RECHECK_BELOW == BAND_MEDIUM

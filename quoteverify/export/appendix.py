@@ -18,8 +18,9 @@ from ..display import utf8
 from ..errors import InputError, OutputError
 from ..findings import appendix_section
 from ..types import MATCH_TYPES, QuoteResult
+from ..wording import plural
 from .manifest import Manifest, Summary, summarize
-from .tables import write_atomic
+from .tables import write_bytes_atomic
 
 APPENDIX_FORMATS = {".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
 TABLE_HEADER = ("Quote", "Document", "Location", "Status", "Match type")
@@ -86,10 +87,6 @@ def _num(value: float) -> str:
     return f"{value:g}"
 
 
-def _plural(n: int, noun: str, plural: str | None = None) -> str:
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"
-
-
 def _share(n: int, total: int) -> str:
     verb = "was" if n == 1 else "were"
     return f"{n} ({n / total:.1%}) {verb}"
@@ -102,10 +99,10 @@ def _method(manifest: Manifest) -> str:
     text = (
         f"Quotes were checked against their sources with quoteverify {manifest.tool_version} "
         f"(Python {manifest.environment['python']}). Before matching, the text of the "
-        f"{_plural(len(manifest.documents), 'source document')} and of every quote was normalized "
+        f"{plural(len(manifest.documents), 'source document')} and of every quote was normalized "
         "(Unicode NFKC, case folding, typographic quotation marks and dashes unified, whitespace and line "
         "breaks collapsed); every location reported is a character span of the original file. "
-        f"The documents were split into {_plural(manifest.windows, 'overlapping window')} of {window['size']} "
+        f"The documents were split into {plural(manifest.windows, 'overlapping window')} of {window['size']} "
         f"word tokens, each sharing {window['overlap']:.0%} of its words with the next, and the windows were "
         f"indexed with BM25 ({backend}, k1 = {_num(index['k1'])}, b = {_num(index['b'])}). "
         "A quote whose words occur verbatim after normalization was located directly, fragment by fragment "
@@ -175,7 +172,7 @@ def _languages(manifest: Manifest) -> str:
                 "taken to be in its document's language. ")
     else:
         text = f"Every document and quote was taken to be in the language {settings['code']}, as set for the run. "
-    counts = [f"{_plural(v['documents'], 'document')} and {_plural(v['quotes'], 'quote')} in {code}"
+    counts = [f"{plural(v['documents'], 'document')} and {plural(v['quotes'], 'quote')} in {code}"
               for code, v in manifest.languages.items()]
     text += "Languages: " + "; ".join(counts) + ". "
     with_lexicon = [code for code, v in manifest.languages.items() if v["lexicon"] and v["quotes"]]
@@ -200,14 +197,14 @@ def _results(summary: Summary, manifest: Manifest, manifest_name: str, style: _S
         text = "The quote table held no quotes. "
     else:
         status = summary.status
-        text = (f"Of the {_plural(total, 'quote')}, {_share(status['verified'], total)} verified, "
+        text = (f"Of the {plural(total, 'quote')}, {_share(status['verified'], total)} verified, "
                 f"{_share(status['review'], total)} flagged for review and {_share(status['unverified'], total)} "
                 "unverified, that is, not located in the sources. ")
         found = [f"{summary.match_type[m]} {m}" for m in MATCH_TYPES if summary.match_type[m]]
         text += "By match type: " + (", ".join(found[:-1]) + " and " if len(found) > 1 else "") + found[-1] + ". "
     if manifest.embedding.enabled:
         if summary.cosine_quotes:
-            text += (f"The mean cosine similarity over the {_plural(summary.cosine_quotes, 'quote')} that "
+            text += (f"The mean cosine similarity over the {plural(summary.cosine_quotes, 'quote')} that "
                      f"{'has' if summary.cosine_quotes == 1 else 'have'} one was {summary.cosine_mean:.3f}. ")
         else:
             text += "No verdict depended on meaning, so no cosine similarity was computed. "
@@ -270,6 +267,4 @@ def write_appendix(path: str | Path, results: list[QuoteResult], manifest: Manif
     style = APPENDIX_FORMATS.get(path.suffix.lower())
     if style is None:
         raise OutputError(f"{path}: unknown appendix format '{path.suffix}'; use {', '.join(APPENDIX_FORMATS)}")
-    data = render_appendix(results, manifest, style=style, manifest_name=manifest_name)
-    data = utf8(data)
-    write_atomic(path, lambda p: p.write_bytes(data))
+    write_bytes_atomic(path, utf8(render_appendix(results, manifest, style=style, manifest_name=manifest_name)))

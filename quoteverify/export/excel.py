@@ -22,7 +22,7 @@ from ..diff import BENIGN, EDITS, LOAD_BEARING
 from ..display import displayable
 from ..findings import write_findings_sheet
 from ..review import DECISIONS, SHEET, fingerprint
-from ..types import MATCH_TYPES, STATUSES, QuoteResult
+from ..types import MATCH_TYPES, STATUSES, QuoteResult, count_by_document, count_by_status
 
 MAX_CELL = 32_767  # Excel's limit, in UTF-16 code units
 TRUNCATED = " […truncated; full text in the JSONL output]"
@@ -429,11 +429,6 @@ def _write_quotes(sheet, results: list[QuoteResult], styles: _Styles) -> None:
 # --- the Summary sheet ----------------------------------------------------------------------------
 
 
-def _document_label(result: QuoteResult) -> str:
-    # An unlocated quote counts towards the document it claims: "quotes attributed to X not found".
-    return result.document or result.claimed_document or "(no document)"
-
-
 def _write_summary(sheet, results: list[QuoteResult], styles: _Styles) -> None:
     from openpyxl.chart import BarChart, Reference
 
@@ -452,15 +447,13 @@ def _write_summary(sheet, results: list[QuoteResult], styles: _Styles) -> None:
         rows.append([])
         return header_row
 
-    statuses = Counter(r.status for r in results)
+    statuses = count_by_status(results)
     table("Quotes by status", ["status", "quotes"],
           [[s, statuses[s]] for s in STATUSES] + [["total", len(results)]])
     match_types = Counter(r.match_type for r in results)
     table("Quotes by match type", ["match_type", "quotes"], [[m, match_types[m]] for m in MATCH_TYPES])
-    per_document: dict[str, Counter] = {}
-    for result in results:
-        per_document.setdefault(_document_label(result), Counter())[result.status] += 1
-    documents = sorted(per_document)
+    per_document = count_by_document(results)
+    documents = list(per_document)
     doc_header = table("Quotes per document (where found, else where claimed)",
                        ["document", *STATUSES, "total"],
                        [[d, *(per_document[d][s] for s in STATUSES), sum(per_document[d].values())]

@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..display import utf8
 from ..errors import ConfigError, InputError
-from ..types import MATCH_TYPES, STATUSES, QuoteResult
-from .tables import jsonl_bytes, write_atomic
+from ..types import MATCH_TYPES, QuoteResult, count_by_status
+from .tables import jsonl_bytes, write_bytes_atomic
 
 if TYPE_CHECKING:
     from ..embed import Embedder
@@ -172,11 +172,10 @@ def sha256_file(path: str | Path) -> str:
 
 def summarize(results: Iterable[QuoteResult]) -> Summary:
     results = list(results)
-    status = Counter(r.status for r in results)
     match_type = Counter(r.match_type for r in results)
     cosines = [r.cosine for r in results if r.cosine is not None]
     return Summary(
-        quotes=len(results), status={s: status[s] for s in STATUSES},
+        quotes=len(results), status=count_by_status(results),
         match_type={m: match_type[m] for m in MATCH_TYPES}, cosine_quotes=len(cosines),
         cosine_mean=round(sum(cosines) / len(cosines), 4) if cosines else None)
 
@@ -269,7 +268,7 @@ def write_manifest(path: str | Path, run: Run, **options: Any) -> Manifest:
     path = Path(path)
     manifest = build_manifest(run, base=path.parent, **options)
     data = manifest_bytes(manifest)
-    write_atomic(path, lambda p: p.write_bytes(data))
+    write_bytes_atomic(path, data)
     return manifest
 
 

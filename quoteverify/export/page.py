@@ -25,7 +25,7 @@ from typing import Any
 from ..display import utf8
 from ..errors import InputError, OutputError
 from ..review import DECISIONS, fingerprint
-from ..types import MATCH_TYPES, STATUSES, QuoteResult
+from ..types import MATCH_TYPES, STATUSES, QuoteResult, count_by_document, count_by_status, document_label
 from .excel import CHART_COLOURS, _severity, highlights
 
 PAGE_FORMATS = (".html",)
@@ -61,11 +61,6 @@ def _segments(text: str, fragments: list[tuple[str, str]]) -> list[Any]:
     return parts
 
 
-def document_label(result: QuoteResult) -> str:
-    # As the workbook's summary: an unlocated quote counts towards the document it claims.
-    return result.document or result.claimed_document or "(no document)"
-
-
 def _card(result: QuoteResult) -> dict[str, Any]:
     differences = result.differences
     card = {
@@ -96,12 +91,10 @@ class Bar:
 
 
 def _summary(results: list[QuoteResult]) -> dict[str, Any]:
-    statuses = Counter(r.status for r in results)
+    statuses = count_by_status(results)
     match_types = Counter(r.match_type for r in results)
-    per_document: dict[str, Counter] = {}
-    for result in results:
-        per_document.setdefault(document_label(result), Counter())[result.status] += 1
-    documents = sorted(per_document)
+    per_document = count_by_document(results)
+    documents = list(per_document)
     widest = max((sum(c.values()) for c in per_document.values()), default=1)
     bars = []
     for k, name in enumerate(documents):
@@ -197,10 +190,10 @@ def load_results(path: str | Path) -> list[QuoteResult]:
 
 
 def write_page(path: str | Path, results: list[QuoteResult], *, title: str = "quoteverify review") -> None:
-    from .tables import write_atomic
+    from .tables import write_bytes_atomic
 
     path = Path(path)
     if path.suffix.lower() not in PAGE_FORMATS:
         raise OutputError(f"{path}: unknown format '{path.suffix}' for the review page; use .html")
     data = page_bytes(results, title=title)
-    write_atomic(path, lambda p: p.write_bytes(data))
+    write_bytes_atomic(path, data)

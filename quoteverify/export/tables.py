@@ -123,8 +123,13 @@ def write_atomic(path: Path, write: Callable[[Path], None]) -> None:
     write_through(Path(path), write)
 
 
-def _write_bytes(data: bytes) -> Callable[[Path], None]:
-    return lambda p: p.write_bytes(data)
+def write_bytes_atomic(path: Path, data: bytes) -> None:
+    """Write rendered ``data`` to ``path`` as write_atomic does: the whole file or none."""
+
+    def write(tmp: Path) -> None:
+        tmp.write_bytes(data)
+
+    write_atomic(path, write)
 
 
 def write_results(path: str | Path, results: list[QuoteResult], *, run=None) -> None:
@@ -137,11 +142,11 @@ def write_results(path: str | Path, results: list[QuoteResult], *, run=None) -> 
 
 
 def _jsonl(path, results, run):
-    write_atomic(path, _write_bytes(jsonl_bytes(results)))
+    write_bytes_atomic(path, jsonl_bytes(results))
 
 
 def _csv(path, results, run):
-    write_atomic(path, _write_bytes(csv_bytes(results)))
+    write_bytes_atomic(path, csv_bytes(results))
 
 
 def _xlsx(path, results, run):
@@ -153,8 +158,7 @@ def _xlsx(path, results, run):
 def _html(path, results, run):
     from .page import page_bytes
 
-    data = page_bytes(results)
-    write_atomic(path, _write_bytes(data))
+    write_bytes_atomic(path, page_bytes(results))
 
 
 FORMATS: dict[str, Callable[[Path, list[QuoteResult], Any], None]] = {
