@@ -238,8 +238,11 @@ def _chain_segments(pq, corpus, runs, chain) -> tuple[Segment, ...]:
             spans[frag][2] += b - a
         else:
             spans[frag] = [start, end, b - a]
-    return tuple(Segment(doc, *pq.fragment_range(f), start, end, f, matched)
-                 for f, (start, end, matched) in spans.items())
+    segments = []
+    for f, (start, end, matched) in spans.items():
+        q_start, q_end = pq.fragment_range(f)
+        segments.append(Segment(doc, q_start, q_end, start, end, f, matched))
+    return tuple(segments)
 
 
 class Aligner:
@@ -273,8 +276,9 @@ class Aligner:
                 return found
             near = self._fuzzy_near(pq, prefer_doc, sum(s.matched for s in found.segments))
             # Only when near words make it a quotation: a rewording stays what it was.
-            located = near is not None and sum(s.matched for s in near.segments) >= NEAR_RETRY * pq.content_words
-            return near if located else found
+            if near is not None and sum(s.matched for s in near.segments) >= NEAR_RETRY * pq.content_words:
+                return near
+            return found
         if prefer_doc is None or exact.segments[0].doc == prefer_doc:
             return exact
         # Verbatim elsewhere, but perhaps in the claimed document with a slip: the claim wins then.

@@ -158,12 +158,12 @@ class Cache:
     def _save_npz(self, path: Path, arrays: dict[str, np.ndarray]) -> None:
         if not self._writable:
             return
-        arrays = dict(arrays, checksum=_checksum(self._name(path), arrays))
+        payload: dict[str, Any] = dict(arrays, checksum=_checksum(self._name(path), arrays))
         tmp = path.parent / temp_name("npz")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(tmp, "wb") as f:
-                np.savez(f, **arrays)
+                np.savez(f, **payload)
             os.replace(tmp, path)
         except OSError as exc:
             tmp.unlink(missing_ok=True)

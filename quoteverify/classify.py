@@ -311,7 +311,8 @@ def classify(quote: Quote, alignment: Alignment, comparison: Comparison, cosine:
                   language, has_lexicon)
     if not alignment.segments or coverage(alignment) < verdict.min_coverage:
         call = unlocated(ev, verdict, c)
-        return _verdict(call.status, call.match_type, call.confidence, [*call.reasons, *notes], c)
+        level = call.confidence if call.confidence is not None else getattr(c, call.match_type)
+        return _verdict(call.status, call.match_type, level, [*call.reasons, *notes], c)
     call = next(found for rule in LOCATED_RULES if (found := rule(ev, verdict, c)) is not None)
     status, match_type, reasons = call.status, call.match_type, list(call.reasons)
     level = call.confidence

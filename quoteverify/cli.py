@@ -8,6 +8,7 @@ import time
 from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -81,7 +82,7 @@ class _Progress:
     def __init__(self, enabled: bool, file=None):
         self.enabled = enabled
         self.file = file
-        self.bar = None
+        self.bar: Any = None  # a click progress bar, once there are enough quotes to show one
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled or total < 20:
@@ -294,7 +295,7 @@ def verify(paths: tuple[Path, ...], outputs: tuple[Path, ...], config_path: Path
         result = run(list(paths[:-1]), quotes, config, progress=_Progress(sys.stderr.isatty() and not quiet),
                      cache_dir=None if no_cache else _usable_cache(cache_dir or default_cache_dir()))
         _warn(result.warnings)
-        if review is not None:
+        if review is not None and previous is not None:
             carried = carry_decisions(result.results, review)
             result.results = carried.results
             if not quiet:
@@ -445,9 +446,9 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
         for change in changes:
             click.echo(f"Changed: {change}", err=True)
         if changes and not allow_changed:
-            inputs = "1 input" if len(changes) == 1 else f"{len(changes)} inputs"
-            _fail(f"{inputs} changed since {manifest_path} was written, so this would not be the same run; "
-                  "nothing was run. Restore them, or pass --allow-changed to run on the files as they are")
+            _fail(f"{plural(len(changes), 'input')} changed since {manifest_path} was written, so this would not be "
+                  "the same run; nothing was run. Restore them, or pass --allow-changed to run on the files as "
+                  "they are")
         if manifest.tool_version != __version__:
             click.echo(f"Warning: {manifest_path} was written by quoteverify {manifest.tool_version}; "
                        f"this is {__version__}, whose results may differ", err=True)
@@ -459,8 +460,10 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
         with output_transaction() as written:
             _write_outputs(result, outputs)
             if new_manifest is not None:
-                write_manifest(new_manifest, result, quotes_path=base / manifest.quotes.path,
-                               sheet=manifest.quotes.sheet or None, outputs=outputs, command=_command_line())
+                table = manifest.quotes
+                write_manifest(new_manifest, result, quotes_path=base / table.path if table else None,
+                               sheet=(table.sheet or None) if table else None, outputs=outputs,
+                               command=_command_line())
     except QuoteverifyError as exc:
         _fail(str(exc))
     except KeyboardInterrupt:

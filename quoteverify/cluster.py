@@ -22,7 +22,7 @@ import os
 import re
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -184,6 +184,7 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
     from .pipeline import Run, _documents, _quotes
 
     config = as_config(config)
+    session: AbstractContextManager[Any]
     if hasattr(cluster, "submit"):
         session = nullcontext(cluster)
     else:

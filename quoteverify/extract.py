@@ -140,7 +140,7 @@ def _block_quote(paragraph: _Paragraph) -> _Found:
     text = " ".join(paragraph.text.split())
     m = _TAG_AT_END.search(text)
     tag = _tag(m)
-    if tag:
+    if m and tag:
         text = text[:m.start()].rstrip()
     enclosed = _ENCLOSED.match(text)
     return _Found(enclosed[1] if enclosed else text, tag, f"{paragraph.where}: block quote")

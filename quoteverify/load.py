@@ -339,7 +339,7 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
     warnings: list[str] = []
     ids: dict[str, int] = {}
     for row, record in records:
-        text = _cell(record.get(quote_col))
+        text = _cell(record.get(quote_col) if quote_col is not None else None)
         qid = _cell(record.get(cols["quote_id"])).strip() if cols["quote_id"] else ""
         qid = qid or f"row{row}"
         if qid in ids:
@@ -462,9 +462,9 @@ def _xlsx_records(path: Path, data: bytes, sheet: str | None, columns: Mapping[s
         # Rows as wide as their cells, not as the sheet's <dimension> claims (16,384 columns of nothing).
         ws.reset_dimensions()
         rows = enumerate(_capped(path, ws.iter_rows(values_only=True), limits), start=1)
-        header_row, header = next(((n, values) for n, values in rows
-                                   if any(v is not None and str(v).strip() for v in values)), (0, ()))
-        header = _column_names(header)
+        header_row, first = next(((n, values) for n, values in rows
+                                  if any(v is not None and str(v).strip() for v in values)), (0, ()))
+        header = _column_names(first)
         named = (columns or {}).get("quote")
         if (_find_column(header, "quote") is None and not (named and any(_key(h) == _key(named) for h in header))
                 and len(book.sheetnames) > 1):
@@ -662,13 +662,13 @@ def coerce_quotes(items: Any, *, columns: Mapping[str, str] | None = None) -> li
     items = list(items)
     if all(isinstance(item, Quote) for item in items):
         return items
-    header: list[str] = []
+    keys: list[str] = []
     records = []
     for number, item in enumerate(items, start=1):
         if isinstance(item, Quote):
             item = {"quote": item.text, "quote_id": item.quote_id, "document": item.claimed_document}
         record = dict(item) if isinstance(item, Mapping) else {"quote": item}
-        header.extend(k for k in record if k not in header)
+        keys.extend(k for k in record if k not in keys)
         records.append((number, record))
-    quotes, _ = quotes_from_records(records, header or ["quote"], "quotes", columns=columns)
+    quotes, _ = quotes_from_records(records, keys or ["quote"], "quotes", columns=columns)
     return quotes

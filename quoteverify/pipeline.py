@@ -278,11 +278,13 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
                 comparison = replace(comparison, start=a, end=b, pieces=((comparison.document, a, b),))
             else:
                 coded_elsewhere = f"not where the QDA project codes it (line {line} of the project's copy)"
-    turn, turn_speakers = None, ()
+    start, end = comparison.start or 0, comparison.end or 0  # set wherever a document is
+    turn = None
+    turn_speakers: tuple[str, ...] = ()
     if source is not None:
-        turn = source.turn_at(comparison.start)
+        turn = source.turn_at(start)
         spans = [(a, b) for doc, a, b in comparison.pieces if doc == comparison.document]
-        turn_speakers = source.turns.speakers(spans or [(comparison.start, comparison.end)])
+        turn_speakers = source.turns.speakers(spans or [(start, end)])
     language = _language(own_language, alignment, corpus, quote.claimed_document)
     verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, confidence=config.confidence,
                        claimed_known=claimed_known,
@@ -302,17 +304,17 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
         return result
     text = source.document.text
     if verdict.status == "unverified":
-        result.suggestion = (f"closest passage: {comparison.document} line {source.line_of(comparison.start)}: "
+        result.suggestion = (f"closest passage: {comparison.document} line {source.line_of(start)}: "
                              f"{clip(comparison.matched_text, 300)!r}")
         return result
     ctx = config.output.context_chars
     result.document = comparison.document
     result.document_sha256 = source.document.sha256
-    result.start, result.end = comparison.start, comparison.end
+    result.start, result.end = start, end
     result.matched_text = comparison.matched_text
-    result.context_before = text[max(0, comparison.start - ctx):comparison.start]
-    result.context_after = text[comparison.end:comparison.end + ctx]
-    result.line = source.line_of(comparison.start)
+    result.context_before = text[max(0, start - ctx):start]
+    result.context_after = text[end:end + ctx]
+    result.line = source.line_of(start)
     if turn is not None:
         result.speaker, result.timestamp = turn.speaker, turn.timestamp
     result.differences = [{"kind": d.kind, "quote_text": d.quote_text, "source_text": d.source_text}

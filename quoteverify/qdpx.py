@@ -27,6 +27,7 @@ import itertools
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import Any
 
 import numpy as np
 
@@ -299,7 +300,7 @@ def read_qdpx(path: str | Path) -> QdaProject:
     for row, segment in enumerate(segments, start=1):
         document = documents[segment.source]
         extra = (("qda_guid", segment.guid), ("codes", "; ".join(segment.codes)), ("memo", segment.memo))
-        base = dict(row=row, quote_id=segment.guid or f"segment{row}", claimed_document=document.doc_id,
+        base: dict[str, Any] = dict(row=row, quote_id=segment.guid or f"segment{row}", claimed_document=document.doc_id,
                     finding=segment.codes[0] if segment.codes else "", extra=extra)
         if segment.source not in texts:
             quotes.append(Quote(text="", problem=f"coded segment of source '{document.doc_id}', whose text is not "

@@ -153,7 +153,7 @@ def _read_sheet(path: Path, book, limits: ArchiveLimits) -> Review:
     sheet.reset_dimensions()  # rows as wide as their cells, not as <dimension> claims
     rows = _capped(path, sheet.iter_rows(values_only=True), limits)
     header = [str(v).strip().casefold() if v is not None else "" for v in next(rows, ())]
-    columns = {name: header.index(name) for name in
+    columns: dict[str, int] = {name: header.index(name) for name in
                ("quote_id", "row", "status", "decision", "reviewer_note", "fingerprint") if name in header}
     for required in ("quote_id", "decision"):
         if required not in columns:

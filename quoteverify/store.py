@@ -30,7 +30,6 @@ import io
 import json
 import types
 import typing
-from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
@@ -42,7 +41,7 @@ from platformdirs import user_data_path
 from . import __version__
 from .display import displayable_data, utf8
 from .errors import ConfigError, QuoteverifyError
-from .types import BAND_MEDIUM, Quote, QuoteResult
+from .types import BAND_MEDIUM, Quote, QuoteResult, count_by_status
 
 if TYPE_CHECKING:
     from .embed import Embedder
@@ -271,7 +270,7 @@ class Store:
         from .findings import timestamp
 
         schema = self._schema
-        counts = Counter(r.status for r in run.results)
+        counts = count_by_status(run.results)
         speakers = [q.speaker for q in run.quotes] if len(run.quotes) == len(run.results) else []
         with self._errors("cannot record the run"), self.engine.begin() as connection:
             inserted = connection.execute(schema.runs.insert().values(**displayable_data(dict(
@@ -279,7 +278,9 @@ class Store:
                 verified=counts["verified"], review=counts["review"], unverified=counts["unverified"],
                 corpus=[asdict(CorpusFile(d.doc_id, d.path, d.sha256)) for d in run.documents],
                 quotes_sha256=run.quotes_sha256, embedder=run.embedder))))
-            run_id = inserted.inserted_primary_key[0]
+            key = inserted.inserted_primary_key
+            assert key is not None  # an insert into a table with a primary key returns it
+            run_id = key[0]
             # A database holds UTF-8 only: lone surrogates (bytes that were not UTF-8) are stored as U+FFFD.
             rows = [displayable_data({"run_id": run_id, "position": k, "claimed_speaker": speakers[k] if speakers
                                       else "", **result.to_dict()}) for k, result in enumerate(run.results)]
@@ -312,7 +313,7 @@ class Store:
         table = self._schema.results
         with self._errors("cannot read the results"), self.engine.connect() as connection:
             query = _select(table).where(table.c.run_id == run_id).order_by(table.c.position)
-            return connection.execute(query).mappings().all()
+            return list(connection.execute(query).mappings().all())
 
     def results(self, run_id: int) -> list[QuoteResult]:
         """The results of run ``run_id``, in input order, as they were recorded."""

@@ -33,7 +33,7 @@ class _Style:
     escape: Callable[[str], str]
     code: Callable[[str], str]
     heading: Callable[[str], str]
-    table: Callable[[Sequence[str], list[Sequence[str]]], str]
+    table: Callable[[Sequence[str], Sequence[Sequence[str]]], str]
     preamble: str = ""
 
 
@@ -48,7 +48,7 @@ def markdown_escape(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", _one_line(text))
 
 
-def _markdown_table(header: Sequence[str], rows: list[Sequence[str]]) -> str:
+def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     lines = ["| " + " | ".join(map(markdown_escape, header)) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(map(markdown_escape, row)) + " |" for row in rows]
     return "\n".join(lines)
@@ -66,7 +66,7 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX.get(c, c) for c in _one_line(text) if c.isprintable())
 
 
-def _latex_table(header: Sequence[str], rows: list[Sequence[str]]) -> str:
+def _latex_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     def line(cells: Sequence[str]) -> str:
         return " & ".join(map(latex_escape, cells)) + r" \\"
 

@@ -100,7 +100,7 @@ def _user_columns(results: list[QuoteResult]) -> tuple[Column, ...]:
         while header in taken:
             header = f"input_{header}"
         taken.add(header)
-        columns.append(Column(header, USER_COLUMN_WIDTH, lambda r, name=name: r.extra.get(name, ""), wrap=True))
+        columns.append(Column(header, USER_COLUMN_WIDTH, _extra_cell(name), wrap=True))
     return tuple(columns)
 
 
@@ -365,9 +365,14 @@ def _row_lines(result: QuoteResult, columns: tuple[Column, ...] = QUOTE_COLUMNS)
     return tallest
 
 
+def _extra_cell(name: str) -> Callable[[QuoteResult], Any]:
+    """A cell of the quote table's own column ``name``, passed through."""
+    return lambda result: result.extra.get(name, "")
+
+
 def _quote_row(sheet, result: QuoteResult, styles: _Styles, columns: tuple[Column, ...] = QUOTE_COLUMNS) -> list:
     differences = result.differences
-    cells = []
+    cells: list[Any] = []
     for column in columns:
         if column.name == "quote":
             value = _rich(result.quote, [(d["quote_text"], d["kind"]) for d in differences], styles)

@@ -212,14 +212,14 @@ def environment() -> dict[str, Any]:
 
 def _relative(path: str | Path, base: Path) -> str:
     """``path`` relative to ``base`` when they share a folder below the root, else absolute."""
-    path, base = os.path.abspath(path), os.path.abspath(base)
+    full, root = os.path.abspath(path), os.path.abspath(base)
     try:
-        shared = os.path.commonpath([path, base])
+        shared = os.path.commonpath([full, root])
     except ValueError:  # another drive on Windows
         shared = ""
-    if not shared or shared == Path(path).anchor:
-        return Path(path).as_posix()
-    return Path(os.path.relpath(path, base)).as_posix()
+    if not shared or shared == Path(full).anchor:
+        return Path(full).as_posix()
+    return Path(os.path.relpath(full, root)).as_posix()
 
 
 def build_manifest(run: Run, *, base: str | Path = ".", quotes_path: str | Path | None = None,

@@ -149,7 +149,7 @@ def render_page(results: list[QuoteResult], *, title: str = "quoteverify review"
 def _asset(name: str) -> str:
     from importlib.resources import files
 
-    return files("quoteverify.export").joinpath("templates", name).read_text(encoding="utf-8")
+    return files("quoteverify.export").joinpath("templates").joinpath(name).read_text(encoding="utf-8")
 
 
 def page_bytes(results: list[QuoteResult], *, title: str = "quoteverify review") -> bytes:
