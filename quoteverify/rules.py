@@ -71,9 +71,10 @@ def benign_join(contract: Contract, quote_words: Sequence[str], source_words: Se
                 hyphenated: bool) -> bool:
     """Words joined or split ("equi-/pment" for "equipment") with the same letters.
 
-    Benign only when the split form is written with a hyphen (a compound or a
-    word broken at a line end) or one of its pieces is no word of the language;
-    "not able" for "notable" and "a typical" for "atypical" are other words.
+    Benign only when the split is marked (``hyphenated``: a hyphen at a line
+    end, or an apostrophe as in "it [sic]'s") or one of its pieces is no word
+    of the language; "not able" for "notable", "a typical" for "atypical" and
+    "re-search" for "research" are other words.
     """
     if hyphenated:
         return True

@@ -166,10 +166,10 @@ def _languages(manifest: Manifest) -> str:
     if not manifest.languages or settings is None:
         return ""  # a manifest from before languages were recorded
     if settings["code"] == "auto":
-        text = (f"The language of each document was detected with lingua from its first {settings['sample_chars']} "
-                f"characters, and that of each quote of at least {settings['min_quote_words']} words the detector "
-                f"was at least {settings['min_confidence']:.0%} sure of from the quote itself; any other quote was "
-                "taken to be in its document's language. ")
+        text = (f"The language of each document was detected with lingua from {settings['sample_chars']} "
+                "characters in its middle, and that of each quote not found word for word, of at least "
+                f"{settings['min_quote_words']} words, that the detector was at least {settings['min_confidence']:.0%} "
+                "sure of, from the quote itself; any other quote was taken to be in its document's language. ")
     else:
         text = f"Every document and quote was taken to be in the language {settings['code']}, as set for the run. "
     counts = [f"{plural(v['documents'], 'document')} and {plural(v['quotes'], 'quote')} in {code}"
