@@ -3,9 +3,9 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
+from .application import verify_frame
 from .config import Config, load_config
 from .errors import ConfigError, InputError, OutputError, QuoteverifyError
-from .application import verify_frame
 from .pipeline import Run, run, verify
 from .types import Difference, Document, Quote, QuoteResult
 

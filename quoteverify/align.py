@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, replace
-from types import SimpleNamespace
 
 import numpy as np
 from rapidfuzz.distance import OSA
 
+from .config import AlignConfig
 from .corpus import EDITORIAL, Corpus, PreparedQuote
 from .index import Bm25Index
 from .types import Alignment, Candidate, Segment
@@ -57,7 +57,7 @@ def _costs(d_weak, p):
     return np.concatenate(([0], np.cumsum(left))), np.arange(len(d_weak) + 1, dtype=np.int64)
 
 
-def _dp(q_ids: np.ndarray, q_weak: np.ndarray, d_ids: np.ndarray, d_weak: np.ndarray, p: SimpleNamespace,
+def _dp(q_ids: np.ndarray, q_weak: np.ndarray, d_ids: np.ndarray, d_weak: np.ndarray, p: AlignConfig,
         *, local: bool) -> np.ndarray:
     """Score matrix H[i, j] of quote words [:i] against source words [:j].
 
@@ -114,7 +114,7 @@ def _trace(H, q_ids, q_weak, d_ids, d_weak, p, i: int, j: int, *, local: bool) -
 
 
 def local_align(pq: PreparedQuote, a: int, b: int, corpus: Corpus, region: Candidate, fragment: int,
-                p: SimpleNamespace) -> _Local | None:
+                p: AlignConfig) -> _Local | None:
     """Best local alignment of quote words [a, b) within a source region."""
     src = corpus.sources[region.doc]
     d_ids = src.ids[region.start:region.end]
@@ -134,7 +134,7 @@ def local_align(pq: PreparedQuote, a: int, b: int, corpus: Corpus, region: Candi
 
 
 def glocal_align(pq: PreparedQuote, a: int, b: int, corpus: Corpus, doc: int, lo: int, hi: int,
-                 fragment: int, p: SimpleNamespace) -> Segment:
+                 fragment: int, p: AlignConfig) -> Segment:
     """Semi-global alignment: every quote word in [a, b), any stretch of source [lo, hi)."""
     src = corpus.sources[doc]
     lo, hi = max(0, lo), min(len(src.ids), hi)
@@ -177,7 +177,7 @@ def _occurrences(corpus: Corpus, ids: np.ndarray) -> np.ndarray:
     return starts
 
 
-def exact_align(pq: PreparedQuote, corpus: Corpus, p: SimpleNamespace, prefer_doc: int | None) -> Alignment | None:
+def exact_align(pq: PreparedQuote, corpus: Corpus, p: AlignConfig, prefer_doc: int | None) -> Alignment | None:
     """All literal runs found verbatim, in order, in one document, gaps within bounds."""
     if not len(pq.ids) or (pq.ids == -1).any():
         return None
@@ -238,14 +238,17 @@ def _chain_segments(pq, corpus, runs, chain) -> tuple[Segment, ...]:
             spans[frag][2] += b - a
         else:
             spans[frag] = [start, end, b - a]
-    return tuple(Segment(doc, *pq.fragment_range(f), start, end, f, matched)
-                 for f, (start, end, matched) in spans.items())
+    segments = []
+    for f, (start, end, matched) in spans.items():
+        q_start, q_end = pq.fragment_range(f)
+        segments.append(Segment(doc, q_start, q_end, start, end, f, matched))
+    return tuple(segments)
 
 
 class Aligner:
     """Aligns prepared quotes against a corpus with its BM25 index."""
 
-    def __init__(self, corpus: Corpus, index: Bm25Index, *, align: SimpleNamespace, top_k: int):
+    def __init__(self, corpus: Corpus, index: Bm25Index, *, align: AlignConfig, top_k: int):
         self.corpus = corpus
         self.index = index
         self.p = align
@@ -273,8 +276,9 @@ class Aligner:
                 return found
             near = self._fuzzy_near(pq, prefer_doc, sum(s.matched for s in found.segments))
             # Only when near words make it a quotation: a rewording stays what it was.
-            located = near is not None and sum(s.matched for s in near.segments) >= NEAR_RETRY * pq.content_words
-            return near if located else found
+            if near is not None and sum(s.matched for s in near.segments) >= NEAR_RETRY * pq.content_words:
+                return near
+            return found
         if prefer_doc is None or exact.segments[0].doc == prefer_doc:
             return exact
         # Verbatim elsewhere, but perhaps in the claimed document with a slip: the claim wins then.

@@ -7,9 +7,10 @@ results and findings as data.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from . import __version__
 from .config import Config, load_config
@@ -17,13 +18,25 @@ from .embed import Embedder, model_path
 from .errors import ConfigError, InputError
 from .lexicon import languages
 from .load import load_quotes
-from .manifest import (PROJECT_SOURCE, WEIGHTS_FILE, Embedding, InputChange, InputFile, Manifest, relative_path,
-                       environment, manifest_bytes, results_sha256, sha256_file, summarize)
+from .manifest import (
+    PROJECT_SOURCE,
+    WEIGHTS_FILE,
+    Embedding,
+    InputChange,
+    InputFile,
+    Manifest,
+    environment,
+    manifest_bytes,
+    relative_path,
+    results_sha256,
+    sha256_file,
+    summarize,
+)
 from .pipeline import run, verify
 from .qdpx import read_qdpx
-from .store import RECHECK_BELOW, CorpusFile, Store, StoreError
 from .rows import to_frame
-from .transaction import write_output
+from .store import RECHECK_BELOW, CorpusFile, Store, StoreError
+from .transaction import write_bytes_atomic
 from .types import Escalation, Progress, Recheck, Run
 
 
@@ -92,7 +105,7 @@ def write_manifest(path: str | Path, run: Run, **options: Any) -> Manifest:
     path = Path(path)
     manifest = build_manifest(run, base=path.parent, **options)
     data = manifest_bytes(manifest)
-    write_output(path, lambda p: p.write_bytes(data))
+    write_bytes_atomic(path, data)
     return manifest
 
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
 from .config import load_config
+from .errors import InputError
 
 # Members smaller than this may compress as well as they like: a ratio only betrays a bomb at size.
 RATIO_FLOOR = 1 << 20
@@ -33,7 +33,7 @@ class ArchiveLimits:
     max_shared_strings_bytes: int
 
     @classmethod
-    def of(cls, config: Any = None) -> "ArchiveLimits":
+    def of(cls, config: Any = None) -> ArchiveLimits:
         """The limits of a Config (its ``limits`` section), or of the default config."""
         if config is None:
             config = load_config()

@@ -31,12 +31,15 @@ import json
 import os
 import shutil
 import sqlite3
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 import numpy as np
+from platformdirs import user_cache_path
 
 from .tempfiles import clean_stale, temp_name
+from .wording import plural
 
 # Bump when normalization or tokenization changes what a prepared document holds.
 PREPARE_VERSION = "5"  # 4: apostrophes U+02BC and ` normalized; 5: checksummed entries
@@ -46,8 +49,8 @@ SQLITE_TIMEOUT = 60.0
 
 
 def default_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "quoteverify"
+    """The user's cache folder for quoteverify (Linux: $XDG_CACHE_HOME/quoteverify or ~/.cache/quoteverify)."""
+    return user_cache_path("quoteverify", appauthor=False)
 
 
 def digest(*parts: Any) -> str:
@@ -123,7 +126,7 @@ class Cache:
         if not self._bad_vectors:
             return list(self._messages)
         n = self._bad_vectors
-        return [*self._messages, f"cache entry {self._vectors_path()} holds {n} damaged vector{'s' if n != 1 else ''}; "
+        return [*self._messages, f"cache entry {self._vectors_path()} holds {plural(n, 'damaged vector')}; "
                                  "discarded and recomputed"]
 
     def _warn(self, message: str) -> None:
@@ -155,12 +158,12 @@ class Cache:
     def _save_npz(self, path: Path, arrays: dict[str, np.ndarray]) -> None:
         if not self._writable:
             return
-        arrays = dict(arrays, checksum=_checksum(self._name(path), arrays))
+        payload: dict[str, Any] = dict(arrays, checksum=_checksum(self._name(path), arrays))
         tmp = path.parent / temp_name("npz")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(tmp, "wb") as f:
-                np.savez(f, **arrays)
+                np.savez(f, **payload)
             os.replace(tmp, path)
         except OSError as exc:
             tmp.unlink(missing_ok=True)

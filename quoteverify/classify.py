@@ -13,14 +13,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from types import SimpleNamespace
 
+from .config import ConfidenceConfig, VerdictConfig, load_config
 from .tokenize import WORD
 from .turns import same_speaker, speaker_key
-from .types import BENIGN, EDITS, LOAD_BEARING, Alignment, Comparison, Elision, Quote
-from .config import load_config
-
-
+from .types import BAND_HIGH, BAND_MEDIUM, BENIGN, EDITS, LOAD_BEARING, Alignment, Comparison, Elision, Quote
+from .wording import clip
 
 # Speaker labels of the person asking the questions, as speaker_key() gives them.
 INTERVIEWER = re.compile(r"(?i)^(?:interviewer|moderator|facilitator|host|i|q|int|iv)(?:\s*\d+)?$")
@@ -35,23 +33,22 @@ class Verdict:
     reasons: tuple[str, ...]
 
 
-def band(confidence: float, *, high: float = 0.8, medium: float = 0.6) -> str:
+def band(confidence: float, *, high: float = BAND_HIGH, medium: float = BAND_MEDIUM) -> str:
     return "high" if confidence >= high else "medium" if confidence >= medium else "low"
 
 
-def _default_confidence() -> SimpleNamespace:
+def _default_confidence() -> ConfidenceConfig:
     return load_config().confidence
 
 
-def _verdict(status: str, match_type: str, confidence: float, reasons: list[str], c: SimpleNamespace) -> Verdict:
+def _verdict(status: str, match_type: str, confidence: float, reasons: list[str], c: ConfidenceConfig) -> Verdict:
     confidence = round(min(1.0, max(0.0, confidence)), 3)
     return Verdict(status, match_type, confidence, band(confidence, high=c.band_high, medium=c.band_medium),
                    tuple(reasons))
 
 
 def _show(text: str, limit: int = 80) -> str:
-    text = " ".join(text.split())
-    return "'" + (text if len(text) <= limit else text[: limit - 1] + "…") + "'"
+    return "'" + clip(text, limit) + "'"
 
 
 def _says(kind: str, quote_text: str, source_text: str) -> str:
@@ -127,7 +124,7 @@ def coverage(alignment: Alignment, *, nearest: bool = False) -> float:
     return sum(s.matched for s in pieces) / max(1, alignment.quote_words)
 
 
-def needs_cosine(alignment: Alignment, comparison: Comparison, verdict: SimpleNamespace) -> bool:
+def needs_cosine(alignment: Alignment, comparison: Comparison, verdict: VerdictConfig) -> bool:
     """Whether the verdict or its confidence can depend on the cosine.
 
     Only then is the quote embedded: a quote found word for word, or one far
@@ -174,21 +171,21 @@ class Call:
 
 # The rules for a located quote, first match wins: each names the difference that decides the match type.
 
-def spliced(ev: Evidence, v: SimpleNamespace, c: SimpleNamespace) -> Call | None:
+def spliced(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
     if "splice" not in ev.kinds:
         return None
     return Call("review", "spliced", None, tuple(f"spliced: {_show(d.quote_text, 50)} is from {d.source_text}"
                                                  for d in ev.of_kind("splice")))
 
 
-def reordered(ev: Evidence, v: SimpleNamespace, c: SimpleNamespace) -> Call | None:
+def reordered(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
     if "order" not in ev.kinds:
         return None
     return Call("review", "reordered", None, tuple(f"out of order: {_show(d.quote_text, 50)} is in {d.source_text}"
                                                    for d in ev.of_kind("order")))
 
 
-def altered(ev: Evidence, v: SimpleNamespace, c: SimpleNamespace) -> Call | None:
+def altered(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
     """A changed number, negation or name: never verified, whatever the cosine."""
     if not ev.kinds & LOAD_BEARING:
         return None
@@ -196,13 +193,13 @@ def altered(ev: Evidence, v: SimpleNamespace, c: SimpleNamespace) -> Call | None
                                                  for d in ev.of_kind(*LOAD_BEARING)))
 
 
-def hidden_by_ellipsis(ev: Evidence, v: SimpleNamespace, c: SimpleNamespace) -> Call | None:
+def hidden_by_ellipsis(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
     problems = elision_problems(ev.comparison.elided, max_words=v.max_elided_words, has_lexicon=ev.has_lexicon,
                                 language=ev.language)
     return Call("review", "elided", c.elided_review, tuple(problems)) if problems else None
 
 
-def reworded(ev: Evidence, v: SimpleNamespace, c: SimpleNamespace) -> Call | None:
+def reworded(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
     """Any other changed word, or too low a match ratio: a paraphrase at best."""
     if "word" not in ev.kinds and (ev.comparison.match_ratio or 0) >= v.min_match_ratio:
         return None
@@ -215,7 +212,7 @@ def reworded(ev: Evidence, v: SimpleNamespace, c: SimpleNamespace) -> Call | Non
     return Call("review", "paraphrase", c.paraphrase_base + c.paraphrase_span * max(0.0, evidence), tuple(reasons))
 
 
-def edited(ev: Evidence, v: SimpleNamespace, c: SimpleNamespace) -> Call | None:
+def edited(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
     """Fillers left out, slips into no word, contractions: verified while light (verdict.edited_max_changes)."""
     if not ev.kinds & EDITS:
         return None
@@ -232,24 +229,24 @@ def edited(ev: Evidence, v: SimpleNamespace, c: SimpleNamespace) -> Call | None:
     return Call("review", "edited", c.edited_review, tuple(reasons))
 
 
-def elided(ev: Evidence, v: SimpleNamespace, c: SimpleNamespace) -> Call | None:
+def elided(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
     if "elision" not in ev.kinds:
         return None
     return Call("verified", "elided", None, tuple(elision_notes(ev.comparison.elided)))
 
 
-def normalized(ev: Evidence, v: SimpleNamespace, c: SimpleNamespace) -> Call | None:
+def normalized(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
     return Call("verified", "normalized", None) if ev.kinds & BENIGN else None
 
 
-def exact(ev: Evidence, v: SimpleNamespace, c: SimpleNamespace) -> Call | None:
+def exact(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
     return Call("verified", "exact", None)
 
 
 LOCATED_RULES = (spliced, reordered, altered, hidden_by_ellipsis, reworded, edited, elided, normalized, exact)
 
 
-def unlocated(ev: Evidence, v: SimpleNamespace, c: SimpleNamespace) -> Call:
+def unlocated(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call:
     """Too few words align: a paraphrase when the meaning is close enough (cosine), else unverified.
 
     A high cosine alone never locates a quote: enough of its words must align too.
@@ -295,7 +292,7 @@ def wrong_speaker(ev: Evidence, speaker: str, turn_speakers: tuple[str, ...]) ->
 
 
 def classify(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: float | None, *,
-             verdict: SimpleNamespace, confidence: SimpleNamespace | None = None, claimed_known: bool,
+             verdict: VerdictConfig, confidence: ConfidenceConfig | None = None, claimed_known: bool,
              speaker: str = "", turn_speakers: tuple[str, ...] = (), language: str = "en",
              has_lexicon: bool = True) -> Verdict:
     """The verdict on one quote: the first of LOCATED_RULES that applies, then who said it and where.
@@ -311,7 +308,8 @@ def classify(quote: Quote, alignment: Alignment, comparison: Comparison, cosine:
                   language, has_lexicon)
     if not alignment.segments or coverage(alignment) < verdict.min_coverage:
         call = unlocated(ev, verdict, c)
-        return _verdict(call.status, call.match_type, call.confidence, [*call.reasons, *notes], c)
+        level = call.confidence if call.confidence is not None else getattr(c, call.match_type)
+        return _verdict(call.status, call.match_type, level, [*call.reasons, *notes], c)
     call = next(found for rule in LOCATED_RULES if (found := rule(ev, verdict, c)) is not None)
     status, match_type, reasons = call.status, call.match_type, list(call.reasons)
     level = call.confidence

@@ -5,10 +5,11 @@ import os
 import shlex
 import sys
 import time
-from collections import Counter
+from collections.abc import Iterable
 from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -31,6 +32,8 @@ from .manifest import read_manifest, results_sha256
 from .review import carry_decisions, read_previous, read_review, review_bytes, write_review
 from .store import RECHECK_BELOW, open_store
 from .transaction import output_transaction
+from .types import count_by_status
+from .wording import plural
 
 FAIL_ON = ("review", "unverified")
 
@@ -94,7 +97,7 @@ class _Progress:
     def __init__(self, enabled: bool, file=None):
         self.enabled = enabled
         self.file = file
-        self.bar = None
+        self.bar: Any = None  # a click progress bar, once there are enough quotes to show one
 
     def __call__(self, done: int, total: int) -> None:
         if not self.enabled or total < 20:
@@ -157,8 +160,8 @@ STORE_HELP = ("The audit store: a SQLite file or a database URL such as postgres
               "(default: $XDG_DATA_HOME/quoteverify/runs.sqlite or ~/.local/share/quoteverify/runs.sqlite).")
 
 
-def _summary(result, started: float) -> Counter:
-    counts = Counter(r.status for r in result.results)
+def _summary(result, started: float) -> dict[str, int]:
+    counts = count_by_status(result.results)
     elapsed = time.perf_counter() - started
     click.echo(f"{len(result.results)} quotes: {counts['verified']} verified, {counts['review']} review, "
                f"{counts['unverified']} unverified ({elapsed:.1f} s)", err=True)
@@ -311,7 +314,7 @@ def _load_quotes(path: Path, sheet: str | None, config, *, named: bool, quiet: b
     return quotes, columns_said
 
 
-def _check_outputs(inputs: list[Path], outputs: list[tuple[Path | None, tuple[str, ...] | None]]) -> None:
+def _check_outputs(inputs: list[Path], outputs: list[tuple[Path | None, Iterable[str] | None]]) -> None:
     for path, suffixes in outputs:
         if path is not None:
             check_output_path(path, inputs=inputs, suffixes=suffixes)
@@ -366,7 +369,7 @@ def _check_fail_on(results, fail_on: str | None) -> None:
         return
     named = ", ".join(f"{r.quote_id} (row {r.row}, {r.status})" for r in tripped[:FAIL_ON_SHOWN])
     more = f" and {len(tripped) - FAIL_ON_SHOWN} more" if len(tripped) > FAIL_ON_SHOWN else ""
-    click.echo(f"Failed (--fail-on {fail_on}): {len(tripped)} quote{'s' if len(tripped) != 1 else ''}: "
+    click.echo(f"Failed (--fail-on {fail_on}): {plural(len(tripped), 'quote')}: "
                f"{named}{more}", err=True)
     sys.exit(1)
 
@@ -457,9 +460,9 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
         for change in changes:
             click.echo(f"Changed: {change}", err=True)
         if changes and not allow_changed:
-            inputs = "1 input" if len(changes) == 1 else f"{len(changes)} inputs"
-            _fail(f"{inputs} changed since {manifest_path} was written, so this would not be the same run; "
-                  "nothing was run. Restore them, or pass --allow-changed to run on the files as they are")
+            _fail(f"{plural(len(changes), 'input')} changed since {manifest_path} was written, so this would not be "
+                  "the same run; nothing was run. Restore them, or pass --allow-changed to run on the files as "
+                  "they are")
         if manifest.tool_version != __version__:
             click.echo(f"Warning: {manifest_path} was written by quoteverify {manifest.tool_version}; "
                        f"this is {__version__}, whose results may differ", err=True)
@@ -471,8 +474,10 @@ def rerun(manifest_path: Path, outputs: tuple[Path, ...], new_manifest: Path | N
         with output_transaction() as written:
             _write_outputs(result, outputs)
             if new_manifest is not None:
-                application.write_manifest(new_manifest, result, quotes_path=base / manifest.quotes.path,
-                                           sheet=manifest.quotes.sheet or None, outputs=outputs,
+                table = manifest.quotes
+                application.write_manifest(new_manifest, result,
+                                           quotes_path=base / table.path if table else None,
+                                           sheet=(table.sheet or None) if table else None, outputs=outputs,
                                            command=_command_line())
     except KeyboardInterrupt:
         _interrupted(written)

@@ -22,21 +22,22 @@ import logging
 import os
 import re
 import time
-from contextlib import contextmanager, nullcontext
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any
 
+from .archive import ArchiveLimits
 from .cache import Cache, digest
 from .config import Config, as_config
-from .errors import InputError, QuoteverifyError
-from .types import Document, Quote, QuoteResult, Run
-from .archive import ArchiveLimits
 from .corpus import _prepare, _text_key
+from .errors import InputError, QuoteverifyError
 from .language import with_languages
 from .load import check_claims
 from .pipeline import _documents, _embedder, _quotes, check_quotes, prepare
 from .resultcache import ResultCache
+from .types import Document, Quote, QuoteResult, Run
 
 _LOCAL = re.compile(r"local(?::(\d+))?")
 _REMOTE = re.compile(r"tcp://[^\s:/]+:\d{1,5}")
@@ -88,7 +89,7 @@ def connect(spec: ClusterSpec, *, timeout: float = 10) -> Iterator[Any]:
         return
     try:
         client = Client(spec.address, timeout=timeout)
-    except (OSError, TimeoutError) as exc:
+    except (OSError, TimeoutError):
         raise InputError(f"cannot reach the Dask scheduler at {spec.address} within {timeout:g} s; "
                          "start one with 'dask scheduler' or use --cluster local:N") from None
     with client:
@@ -211,6 +212,7 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
     ``cluster``: a ``--cluster`` value, a ClusterSpec, or a connected ``distributed.Client``.
     """
     config = as_config(config)
+    session: AbstractContextManager[Any]
     if hasattr(cluster, "submit"):
         session = nullcontext(cluster)
     else:

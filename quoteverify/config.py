@@ -1,68 +1,208 @@
-"""Configuration: configs/default.yaml, overridden key by key by a user's YAML."""
+"""Configuration: configs/default.yaml, overridden key by key by a user's YAML.
+
+The dataclasses below are the one schema: each section's keys and their types,
+bounds and choices (as field metadata). configs/default.yaml holds the values
+and says what each key means; tests/test_config.py checks the two agree.
+"""
 from __future__ import annotations
 
-import copy
+import dataclasses
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from functools import cache
 from importlib import resources
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any, Mapping
+from typing import Any
 
 import yaml
 
 from .errors import ConfigError
 
-# Bounds a value must respect, beyond having the default's type.
-_RANGES: dict[str, tuple[float, float]] = {
-    "window.size": (8, 100_000),
-    "window.overlap": (0.0, 0.9),
-    "index.k1": (0.0, 10.0),
-    "index.b": (0.0, 1.0),
-    "index.top_k": (1, 1000),
-    "align.min_piece_words": (1, 1000),
-    "align.max_pieces": (1, 50),
-    "align.max_gap_words": (0, 1_000_000),
-    "align.splice_gap_words": (0, 1_000_000),
-    "align.match": (1, 1000),
-    "align.mismatch": (0, 1000),
-    "align.gap": (0, 1000),
-    "align.weak_gap": (0, 1000),
-    "align.workers": (1, 64),
-    "verdict.min_coverage": (0.0, 1.0),
-    "verdict.min_match_ratio": (0.0, 1.0),
-    "verdict.edited_max_changes": (0.0, 1.0),
-    "verdict.paraphrase_cosine": (-1.0, 1.0),
-    "verdict.paraphrase_min_coverage": (0.0, 1.0),
-    "verdict.max_elided_words": (0, 1_000_000),
-    "verdict.word_min_zipf": (0.0, 8.0),
-    "verdict.bracket_context_words": (0, 1_000_000),
-    "verdict.function_word_zipf": (0.0, 8.0),
-    "verdict.cosine_min_word_changes": (1, 1_000_000),
-    **{f"confidence.{k}": (0.0, 1.0) for k in (
-        "exact", "normalized", "elided", "misattributed", "altered", "spliced", "reordered", "elided_review",
-        "edited_review", "edited_base", "edited_span", "paraphrase_base", "paraphrase_span", "reworded_base",
-        "reworded_span", "unlocated_max", "review_max", "band_high", "band_medium")},
-    "embed.batch_size": (1, 4096),
-    "embed.threads": (1, 256),
-    "output.context_chars": (0, 100_000),
-    "cluster.connect_seconds": (1, 3600),
-    "cluster.chunks_per_worker": (1, 1000),
-    "cluster.min_chunk": (1, 1_000_000),
-    "extract.min_words": (1, 1000),  # quoteverify extract: shortest untagged quoted phrase kept
-    "language.min_quote_words": (1, 100_000),
-    "language.min_confidence": (0.0, 1.0),
-    "language.sample_chars": (100, 100_000_000),
-    "limits.max_unzipped_bytes": (1, 1 << 40),
-    "limits.max_ratio": (1.0, 1e9),
-    "limits.max_members": (1, 10_000_000),
-    "limits.max_columns": (1, 16_384),
-    "limits.max_shared_strings_bytes": (1, 1 << 40),
-    "store.busy_seconds": (0.0, 86_400.0),
-}
-_CHOICES: dict[str, tuple[str, ...]] = {"index.backend": ("bm25s", "rank-bm25")}
-# Values (or list items) that must be language codes; "auto" only where detection is an option.
-_LANGUAGE_CODES = {"language.code": True, "embed.languages": False}
-# What a value of each default's type is called in an error message.
-_KINDS = {"bool": "true or false", "int": "a whole number", "float": "a number", "str": "a string"}
+
+def between(lo: float, hi: float) -> dict[str, Any]:
+    """Field metadata: the value must lie in [lo, hi] (the bounds as written appear in the error message)."""
+    return {"between": (lo, hi)}
+
+
+def unit() -> dict[str, Any]:
+    """Field metadata: a share, cosine or confidence from 0 to 1."""
+    return between(0.0, 1.0)
+
+
+def one_of(*choices: str) -> dict[str, Any]:
+    return {"choices": choices}
+
+
+def language_codes(*, auto: bool) -> dict[str, Any]:
+    """Field metadata: ISO 639-1 codes (each item of a list); ``auto`` where detection is an option."""
+    return {"language_codes": auto}
+
+
+_MANY = 1_000_000  # an upper bound for word counts that only has to rule out nonsense
+
+
+@dataclass(frozen=True)
+class WindowConfig:
+    size: int = field(metadata=between(8, 100_000))
+    overlap: float = field(metadata=between(0.0, 0.9))
+
+
+@dataclass(frozen=True)
+class IndexConfig:
+    backend: str = field(metadata=one_of("bm25s", "rank-bm25"))
+    k1: float = field(metadata=between(0.0, 10.0))
+    b: float = field(metadata=unit())
+    top_k: int = field(metadata=between(1, 1000))
+
+
+@dataclass(frozen=True)
+class AlignConfig:
+    min_piece_words: int = field(metadata=between(1, 1000))
+    max_pieces: int = field(metadata=between(1, 50))
+    max_gap_words: int = field(metadata=between(0, _MANY))
+    splice_gap_words: int = field(metadata=between(0, _MANY))
+    match: int = field(metadata=between(1, 1000))
+    mismatch: int = field(metadata=between(0, 1000))
+    gap: int = field(metadata=between(0, 1000))
+    weak_gap: int = field(metadata=between(0, 1000))
+    workers: int = field(metadata=between(1, 64))
+
+
+@dataclass(frozen=True)
+class VerdictConfig:
+    edited_is_verified: bool
+    min_coverage: float = field(metadata=unit())
+    min_match_ratio: float = field(metadata=unit())
+    edited_max_changes: float = field(metadata=unit())
+    paraphrase_cosine: float = field(metadata=between(-1.0, 1.0))
+    paraphrase_min_coverage: float = field(metadata=unit())
+    cosine_min_word_changes: int = field(metadata=between(1, _MANY))
+    max_elided_words: int = field(metadata=between(0, _MANY))
+    word_min_zipf: float = field(metadata=between(0.0, 8.0))
+    bracket_context_words: int = field(metadata=between(0, _MANY))
+    function_word_zipf: float = field(metadata=between(0.0, 8.0))
+
+
+@dataclass(frozen=True)
+class ConfidenceConfig:
+    exact: float = field(metadata=unit())
+    normalized: float = field(metadata=unit())
+    elided: float = field(metadata=unit())
+    misattributed: float = field(metadata=unit())
+    altered: float = field(metadata=unit())
+    spliced: float = field(metadata=unit())
+    reordered: float = field(metadata=unit())
+    elided_review: float = field(metadata=unit())
+    edited_review: float = field(metadata=unit())
+    edited_base: float = field(metadata=unit())
+    edited_span: float = field(metadata=unit())
+    paraphrase_base: float = field(metadata=unit())
+    paraphrase_span: float = field(metadata=unit())
+    reworded_base: float = field(metadata=unit())
+    reworded_span: float = field(metadata=unit())
+    unlocated_max: float = field(metadata=unit())
+    review_max: float = field(metadata=unit())
+    band_high: float = field(metadata=unit())
+    band_medium: float = field(metadata=unit())
+
+
+@dataclass(frozen=True)
+class EmbedConfig:
+    enabled: bool
+    model: str
+    batch_size: int = field(metadata=between(1, 4096))
+    threads: int = field(metadata=between(1, 256))
+    languages: tuple[str, ...] = field(metadata=language_codes(auto=False))
+
+
+@dataclass(frozen=True)
+class LanguageConfig:
+    code: str = field(metadata=language_codes(auto=True))
+    min_quote_words: int = field(metadata=between(1, 100_000))
+    min_confidence: float = field(metadata=unit())
+    sample_chars: int = field(metadata=between(100, 100_000_000))
+
+
+@dataclass(frozen=True)
+class ColumnsConfig:
+    quote: str
+    quote_id: str
+    document: str
+    speaker: str
+    finding: str
+
+
+@dataclass(frozen=True)
+class ClusterConfig:
+    connect_seconds: int = field(metadata=between(1, 3600))
+    chunks_per_worker: int = field(metadata=between(1, 1000))
+    min_chunk: int = field(metadata=between(1, _MANY))
+
+
+@dataclass(frozen=True)
+class OutputConfig:
+    context_chars: int = field(metadata=between(0, 100_000))
+
+
+@dataclass(frozen=True)
+class ExtractConfig:
+    min_words: int = field(metadata=between(1, 1000))
+
+
+@dataclass(frozen=True)
+class LimitsConfig:
+    max_unzipped_bytes: int = field(metadata=between(1, 1 << 40))
+    max_ratio: float = field(metadata=between(1.0, 1e9))
+    max_members: int = field(metadata=between(1, 10_000_000))
+    max_columns: int = field(metadata=between(1, 16_384))
+    max_shared_strings_bytes: int = field(metadata=between(1, 1 << 40))
+
+
+@dataclass(frozen=True)
+class StoreConfig:
+    busy_seconds: float = field(metadata=between(0.0, 86_400.0))
+
+
+@dataclass(frozen=True)
+class Config:
+    """Sections as attributes: ``config.align.gap``; ``as_dict()`` for manifests."""
+
+    window: WindowConfig
+    index: IndexConfig
+    align: AlignConfig
+    verdict: VerdictConfig
+    confidence: ConfidenceConfig
+    embed: EmbedConfig
+    language: LanguageConfig
+    columns: ColumnsConfig
+    cluster: ClusterConfig
+    output: OutputConfig
+    extract: ExtractConfig
+    limits: LimitsConfig
+    store: StoreConfig
+
+    def as_dict(self) -> dict[str, Any]:
+        """Sections as plain dicts of YAML values (a tuple becomes a list), in configs/default.yaml's order."""
+        return {name: {key: list(value) if isinstance(value, tuple) else value for key, value in vars(section).items()}
+                for name, section in vars(self).items()}
+
+
+@cache
+def sections() -> dict[str, type]:
+    """Each section's name and dataclass, in order."""
+    return {name: hint for name, hint in typing.get_type_hints(Config).items()}
+
+
+@cache
+def keys(section: type) -> dict[str, tuple[Any, Mapping[str, Any]]]:
+    """Each key of a section: its type and metadata (bounds, choices), in order."""
+    hints = typing.get_type_hints(section)
+    return {f.name: (hints[f.name], f.metadata) for f in dataclasses.fields(section)}
+
+
+# What a value of each type is called in an error message.
+_KINDS = {bool: "true or false", int: "a whole number", float: "a number", str: "a string", tuple: "a list"}
 
 
 def default_path() -> Path:
@@ -88,69 +228,78 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     return data
 
 
-def _merge(base: dict[str, Any], override: Mapping[str, Any], source: str, prefix: str = "") -> None:
-    for key, value in override.items():
-        name = f"{prefix}{key}"
-        if key not in base:
-            known = ", ".join(sorted(base))
-            raise ConfigError(f"{source}: unknown key '{name}'; known keys here: {known}")
-        default = base[key]
-        if isinstance(default, dict):
-            if not isinstance(value, dict):
-                raise ConfigError(f"{source}: '{name}' must be a section (a mapping), got {value!r}")
-            _merge(default, value, source, f"{name}.")
-            continue
-        base[key] = _check(name, default, value, source)
+def _merge(values: dict[str, dict[str, Any]], override: Mapping[str, Any], source: str) -> None:
+    """Check ``override`` against the schema and write its values into ``values``."""
+    schema = sections()
+    for name, section in override.items():
+        if name not in schema:
+            raise ConfigError(f"{source}: unknown key '{name}'; known keys here: {', '.join(sorted(schema))}")
+        if not isinstance(section, dict):
+            raise ConfigError(f"{source}: '{name}' must be a section (a mapping), got {section!r}")
+        known = keys(schema[name])
+        for key, value in section.items():
+            if key not in known:
+                raise ConfigError(f"{source}: unknown key '{name}.{key}'; known keys here: {', '.join(sorted(known))}")
+            kind, metadata = known[key]
+            values.setdefault(name, {})[key] = _check(f"{name}.{key}", kind, metadata, value, source)
 
 
-def _check(name: str, default: Any, value: Any, source: str) -> Any:
-    if isinstance(default, bool):
+def _check(name: str, kind: Any, metadata: Mapping[str, Any], value: Any, source: str) -> Any:
+    base = typing.get_origin(kind) or kind
+    if base is bool:
         ok = isinstance(value, bool)
-    elif isinstance(default, int):
+    elif base is int:
         ok = isinstance(value, int) and not isinstance(value, bool)
-    elif isinstance(default, float):
+    elif base is float:
         ok = isinstance(value, (int, float)) and not isinstance(value, bool)
         value = float(value) if ok else value
+    elif base is tuple:
+        ok = isinstance(value, (list, tuple))
+        value = tuple(value) if ok else value
     else:
-        ok = isinstance(value, type(default))
+        ok = isinstance(value, base)
     if not ok:
-        kind = _KINDS.get(type(default).__name__, f"a {type(default).__name__}")
-        raise ConfigError(f"{source}: '{name}' must be {kind}, got {value!r}")
-    if name in _RANGES:
-        lo, hi = _RANGES[name]
+        raise ConfigError(f"{source}: '{name}' must be {_KINDS.get(base, f'a {base.__name__}')}, got {value!r}")
+    if "between" in metadata:
+        lo, hi = metadata["between"]
         if not lo <= value <= hi:
             raise ConfigError(f"{source}: '{name}' is {value!r}; it must be between {lo} and {hi}")
-    if name in _CHOICES and value not in _CHOICES[name]:
-        raise ConfigError(f"{source}: '{name}' is {value!r}; choose one of {', '.join(_CHOICES[name])}")
-    if name in _LANGUAGE_CODES:
-        _check_languages(name, value, source, auto=_LANGUAGE_CODES[name])
+    if "choices" in metadata and value not in metadata["choices"]:
+        raise ConfigError(f"{source}: '{name}' is {value!r}; choose one of {', '.join(metadata['choices'])}")
+    if "language_codes" in metadata:
+        _check_languages(name, value, source, auto=metadata["language_codes"])
     return value
 
 
 def _check_languages(name: str, value: Any, source: str, *, auto: bool) -> None:
     from .language import AUTO, known_codes
 
-    for code in value if isinstance(value, list) else [value]:
+    for code in value if isinstance(value, tuple) else [value]:
         if not (isinstance(code, str) and (code in known_codes() or (auto and code == AUTO))):
             kind = "auto or an ISO 639-1 code" if auto else "ISO 639-1 codes"
             raise ConfigError(f"{source}: '{name}' has {code!r}; use {kind} such as de, fr, en (lower case)")
 
 
-class Config(SimpleNamespace):
-    """Sections as attributes: ``config.align.gap``; ``as_dict()`` for manifests."""
-
-    def as_dict(self) -> dict[str, Any]:
-        return {name: dict(vars(section)) for name, section in vars(self).items()}
+def _defaults() -> dict[str, dict[str, Any]]:
+    """configs/default.yaml, checked against the schema like any user's file, and complete."""
+    path = default_path()
+    values: dict[str, dict[str, Any]] = {}
+    _merge(values, _read_yaml(path), str(path))
+    for name, section in sections().items():
+        missing = [key for key in keys(section) if key not in values.get(name, {})]
+        if missing:
+            raise ConfigError(f"{path}: '{name}.{missing[0]}' has no default; add it to the file")
+    return values
 
 
 def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | None = None) -> Config:
     """The default config, overridden by the YAML at ``path`` and then ``overrides``."""
-    data = copy.deepcopy(_read_yaml(default_path()))
+    data = _defaults()
     if path is not None:
         _merge(data, _read_yaml(Path(path)), str(path))
     if overrides:
         _merge(data, overrides, "config")
-    return Config(**{name: SimpleNamespace(**section) for name, section in data.items()})
+    return Config(**{name: section(**data[name]) for name, section in sections().items()})
 
 
 def as_config(config: Config | Mapping[str, Any] | str | Path | None) -> Config:

@@ -10,9 +10,8 @@ markup (ellipses, brackets) parsed, and its words split into fragments.
 from __future__ import annotations
 
 import hashlib
-
-from dataclasses import dataclass, field
 import re
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -92,7 +91,7 @@ class Source:
             if k < 0 or k >= len(self.tokens):
                 break
             left, right = (k, k + 1) if back else (k - 1, k)
-            if 0 <= left and right < len(self.tokens):
+            if left >= 0 and right < len(self.tokens):
                 gap = text[self.span(left, left + 1)[1]:self.span(right, right + 1)[0]]
                 if _SENTENCE_END.search(gap + " ") or any(c in gap for c in ":\r\n"):
                     break

@@ -25,16 +25,15 @@ from typing import NamedTuple
 
 import numpy as np
 from rapidfuzz import fuzz
-from rapidfuzz.distance import OSA
 
 from .corpus import Corpus, PreparedQuote, Source
 from .lexicon import lexicon_for, straight
-from .numbers import phrases as number_phrases, words_for
+from .numbers import phrases as number_phrases
+from .numbers import words_for
 from .rules import Contract, benign_join, bracket, contraction_readings, slip, spelling_variant
 from .tokenize import FILLERS, TOKEN, WORD
 from .turns import speaker_key
 from .types import BENIGN, EDITS, Alignment, Comparison, Difference, Elision, Segment
-
 
 CARDINALS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen
 fourteen fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety
@@ -310,7 +309,7 @@ class _Differ:
         """Equal after normalization: name each stretch whose original text differs."""
         run_q: list[Tok] = []
         run_s: list[Tok] = []
-        for k, (tq, ts) in enumerate(zip(q, s)):
+        for tq, ts in zip(q, s):
             if self.q_orig(tq.lo, tq.hi) != self.s_orig(src, ts.lo, ts.hi):
                 run_q.append(tq)
                 run_s.append(ts)

@@ -30,8 +30,3 @@ def displayable_data(value):
     if isinstance(value, (list, tuple)):
         return [displayable_data(v) for v in value]
     return value
-
-
-def plural(n: int, noun: str, plural: str | None = None) -> str:
-    """"1 quote", "2 quotes": ``n`` and the noun, in the plural unless n is 1."""
-    return f"{n} {noun if n == 1 else plural or noun + 's'}"

@@ -22,15 +22,15 @@ from __future__ import annotations
 import csv
 import io
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterator
 
-from .transaction import check_output_path, write_output as write_atomic
 from .errors import InputError
-from .tokenize import WORD
 from .formats import docx_cells, docx_warnings, open_docx
 from .load import _decode
+from .tokenize import WORD
+from .transaction import check_output_path, write_bytes_atomic
 
 MANUSCRIPT_SUFFIXES = (".docx", ".md", ".txt")
 COLUMNS = ("quote_id", "quote", "speaker", "context")
@@ -143,7 +143,7 @@ def _block_quote(paragraph: _Paragraph) -> _Found:
     text = " ".join(paragraph.text.split())
     m = _TAG_AT_END.search(text)
     tag = _tag(m)
-    if tag:
+    if m and tag:
         text = text[:m.start()].rstrip()
     enclosed = _ENCLOSED.match(text)
     return _Found(enclosed[1] if enclosed else text, tag, f"{paragraph.where}: block quote")
@@ -318,4 +318,4 @@ def write_quotes(path: str | Path, extraction: Extraction) -> None:
     half-written file)."""
     check_output_path(path, inputs=[extraction.source], suffixes=(".csv",))
     data = csv_bytes(extraction)
-    write_atomic(Path(path), lambda p: p.write_bytes(data))
+    write_bytes_atomic(Path(path), data)

@@ -29,12 +29,12 @@ labels of fact-checking data sets. Precedence, first match wins:
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Iterable, Sequence
 
-from .display import plural
-from .types import FINDING_COLUMNS, ClaimCard, Evidence, Finding, Findings, Metrics, QuoteResult  # noqa: F401
+from .types import FINDING_COLUMNS, ClaimCard, Evidence, Finding, Findings, Metrics, QuoteResult, count_by_status  # noqa: F401
+from .wording import plural
 
 DEFAULT_CONFIDENCE = 1.0
 MAJORITY_NOTE = "Majority of cited quotes could not be located in the source"
@@ -92,7 +92,7 @@ def summarize_findings(results: Iterable[QuoteResult]) -> Findings:
     warnings: list[str] = []
     findings = []
     for finding, quotes in group_by_finding(results).items():
-        counts = {status: sum(q.status == status for q in quotes) for status in ("verified", "review", "unverified")}
+        counts = count_by_status(quotes)
         confidence = _stated_confidence(finding, quotes, warnings)
         cut = penalty(counts["unverified"], len(quotes))
         findings.append(Finding(finding, len(quotes), **counts, finding_confidence=confidence,

@@ -24,9 +24,10 @@ import html
 import io
 import logging
 import re
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
-import warnings
+from typing import cast
 
 from .archive import ArchiveLimits, check_archive
 from .errors import InputError
@@ -54,12 +55,12 @@ def extract(path: Path, content: str | bytes, *, limits: ArchiveLimits | None = 
     ``limits``: what a .docx may cost to unzip (default: the config's)."""
     suffix = path.suffix.lower()
     if suffix in (".vtt", ".srt"):
-        return _subtitles(path, content)
+        return _subtitles(path, cast(str, content))
     if suffix == ".docx":
-        return _docx(path, content, limits)
+        return _docx(path, cast(bytes, content), limits)
     if suffix == ".pdf":
-        return _pdf(path, content)
-    return Extracted(content)
+        return _pdf(path, cast(bytes, content))
+    return Extracted(cast(str, content))
 
 
 # ------------------------------------------------------------------ subtitles
@@ -81,7 +82,8 @@ def _subtitles(path: Path, text: str) -> Extracted:
     speaker = ""
     for block in _BLANK_LINES.split(text.removeprefix("\ufeff")):
         block_lines = LINE_BREAK.split(block.strip("\r\n"))
-        timing = next((k for k, line in enumerate(block_lines) if _TIMING.match(line)), None)
+        timing, cue_time = next(((k, m[1]) for k, line in enumerate(block_lines) if (m := _TIMING.match(line))),
+                                (None, ""))
         if timing is None:  # the WEBVTT header, NOTE, STYLE and REGION blocks
             continue
         raw = " ".join(line.strip() for line in block_lines[timing + 1:] if line.strip())
@@ -92,7 +94,7 @@ def _subtitles(path: Path, text: str) -> Extracted:
         label = label_of(cue_text)
         speaker = voice[1].strip() if voice else label.speaker if label and label.speaker else speaker
         body = offset + (label.end if label else 0)
-        cues.append(Turn(offset, speaker, _TIMING.match(block_lines[timing])[1], body))
+        cues.append(Turn(offset, speaker, cue_time, body))
         lines.append(cue_text)
         offset += len(cue_text) + 1
     if not cues and text.strip():
@@ -197,7 +199,7 @@ def _pdf(path: Path, data: bytes) -> Extracted:
         raise InputError(f"{path}: no text in this PDF (a scan?); run OCR on it, or give the transcript "
                          "as .txt or .docx")
     notes = list(dict.fromkeys(m for m in collected.messages if m))
-    found = ()
+    found: tuple[str, ...] = ()
     if notes:
         more = f" and {len(notes) - 1} more" if len(notes) > 1 else ""
         found = (f"{path}: the PDF is damaged in places (pypdf: {notes[0]}{more}); its text was read, but check "

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -84,7 +85,8 @@ class Bm25Index:
             return np.zeros(len(self), dtype=np.float32)
         if self._model is None:
             self._build()
-        return np.asarray(self._model.get_scores(query), dtype=np.float32)
+        model: Any = self._model
+        return np.asarray(model.get_scores(query), dtype=np.float32)
 
     def retrieve(self, words: list[str] | tuple[str, ...], *, top_k: int, span_words: int,
                  prefer_doc: int | None = None, only_doc: int | None = None) -> Retrieval:

@@ -16,9 +16,10 @@ document's language anyway.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any, Iterable
+from typing import Any
 
 from .lexicon import languages as lexicon_languages
 from .types import Document, Quote
@@ -98,7 +99,7 @@ def cosine_applies(language: str | None, config: Any) -> bool:
     not one the model was trained for.
     """
     languages: Iterable[str] = config.embed.languages
-    return bool(language) and language in languages
+    return bool(language) and str(language) in languages
 
 
 def with_languages(documents: Iterable[Document], quotes: Iterable[Quote], settings: Any
@@ -127,7 +128,7 @@ def with_languages(documents: Iterable[Document], quotes: Iterable[Quote], setti
     return docs, checked, own
 
 
-def detect_quote_languages(documents: Iterable[Document], quotes: list[Quote], own: list[str],
+def detect_quote_languages(documents: Iterable[Document], quotes: Sequence[Quote], own: list[str],
                            indices: Iterable[int], settings: Any) -> None:
     """Fill in ``own[k]`` for the quotes at ``indices`` whose language was not given, where it can be told.
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Iterable, Sequence
 
 import yaml
 
@@ -144,7 +144,7 @@ def _read(path: Path) -> Lexicon:
     )
 
 
-@lru_cache(maxsize=None)
+@cache
 def lexicon_for(language: str | None) -> Lexicon | None:
     """The lexicon of a language (an ISO 639-1 code such as "en"), or None when there is none."""
     if not language:

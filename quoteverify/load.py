@@ -20,18 +20,19 @@ import json
 import math
 import os
 import re
+import stat
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping
-import stat
+from typing import Any
 
 from .archive import ArchiveLimits, check_archive, check_columns
 from .errors import InputError
 from .formats import BINARY_SUFFIXES, LINE_BREAK, extract
 from .formats import SUFFIXES as DOCUMENT_SUFFIXES
+from .qdpx import read_qdpx
 from .turns import label_of
 from .types import Document, Quote
-from .qdpx import read_qdpx
 
 QUOTE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".jsonl", ".txt", ".qdpx")
 PROJECT_SUFFIX = ".qdpx"  # a REFI-QDA project: documents and quotes both (see quoteverify.qdpx)
@@ -336,7 +337,7 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
     warnings: list[str] = []
     ids: dict[str, int] = {}
     for row, record in records:
-        text = _cell(record.get(quote_col))
+        text = _cell(record.get(quote_col) if quote_col is not None else None)
         qid = _cell(record.get(cols["quote_id"])).strip() if cols["quote_id"] else ""
         qid = qid or f"row{row}"
         if qid in ids:
@@ -461,9 +462,9 @@ def _xlsx_records(path: Path, data: bytes, sheet: str | None, columns: Mapping[s
         # Rows as wide as their cells, not as the sheet's <dimension> claims (16,384 columns of nothing).
         ws.reset_dimensions()
         rows = enumerate(_capped(path, ws.iter_rows(values_only=True), limits), start=1)
-        header_row, header = next(((n, values) for n, values in rows
-                                   if any(v is not None and str(v).strip() for v in values)), (0, ()))
-        header = _column_names(header)
+        header_row, first = next(((n, values) for n, values in rows
+                                  if any(v is not None and str(v).strip() for v in values)), (0, ()))
+        header = _column_names(first)
         named = (columns or {}).get("quote")
         if (_find_column(header, "quote") is None and not (named and any(_key(h) == _key(named) for h in header))
                 and len(book.sheetnames) > 1):
@@ -570,12 +571,12 @@ def load_quotes(path: str | Path, *, sheet: str | None = None, columns: Mapping[
     else:
         text, _ = _decode(path, data, warnings)
         text = text.removeprefix("\ufeff")
-        if suffix == ".txt" or (suffix in (".csv", ".tsv") and not _has_quote_column(text, columns)):
-            if (reason := _transcript_reason(text, header_found=suffix == ".txt")) is not None:
-                hint = "; a list of quotes that open with speaker labels goes in a CSV with a quote column" if (
-                    suffix == ".txt") else ""
-                raise InputError(f"{path}: looks like a transcript ({reason}), not a quote table; give the quote "
-                                 f"table last: quoteverify verify DOCS... QUOTES{hint}")
+        if (suffix == ".txt" or (suffix in (".csv", ".tsv") and not _has_quote_column(text, columns))) and (
+                reason := _transcript_reason(text, header_found=suffix == ".txt")) is not None:
+            hint = "; a list of quotes that open with speaker labels goes in a CSV with a quote column" if (
+                suffix == ".txt") else ""
+            raise InputError(f"{path}: looks like a transcript ({reason}), not a quote table; give the quote "
+                             f"table last: quoteverify verify DOCS... QUOTES{hint}")
         if suffix in (".csv", ".tsv"):
             header, records, problems, more = _csv_records(path, text)
             warnings += more
@@ -654,19 +655,19 @@ def coerce_quotes(items: Any, *, columns: Mapping[str, str] | None = None) -> li
         header, records = _frame_records(items)
         quotes, _ = quotes_from_records(records, header, "quotes (DataFrame)", columns=columns)
         return quotes
-    if isinstance(items, (str, bytes)) or isinstance(items, Mapping):
+    if isinstance(items, (str, bytes, Mapping)):
         raise InputError("quotes: give a list of quotes, a pandas DataFrame or a quote table's path, "
                          f"not a single {type(items).__name__}")
     items = list(items)
     if all(isinstance(item, Quote) for item in items):
         return items
-    header: list[str] = []
+    keys: list[str] = []
     records = []
     for number, item in enumerate(items, start=1):
         if isinstance(item, Quote):
             item = {"quote": item.text, "quote_id": item.quote_id, "document": item.claimed_document}
         record = dict(item) if isinstance(item, Mapping) else {"quote": item}
-        header.extend(k for k in record if k not in header)
+        keys.extend(k for k in record if k not in keys)
         records.append((number, record))
-    quotes, _ = quotes_from_records(records, header or ["quote"], "quotes", columns=columns)
+    quotes, _ = quotes_from_records(records, keys or ["quote"], "quotes", columns=columns)
     return quotes

@@ -19,15 +19,16 @@ import json
 import os
 import platform
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
-from .errors import InputError
-from .types import MATCH_TYPES, STATUSES, QuoteResult
-from .rows import jsonl_bytes
 from .display import utf8
+from .errors import InputError
+from .rows import jsonl_bytes
+from .types import MATCH_TYPES, QuoteResult, count_by_status
 
 MANIFEST_VERSION = 1
 WEIGHTS_FILE = "model.safetensors"
@@ -169,11 +170,10 @@ def sha256_file(path: str | Path) -> str:
 
 def summarize(results: Iterable[QuoteResult]) -> Summary:
     results = list(results)
-    status = Counter(r.status for r in results)
     match_type = Counter(r.match_type for r in results)
     cosines = [r.cosine for r in results if r.cosine is not None]
     return Summary(
-        quotes=len(results), status={s: status[s] for s in STATUSES},
+        quotes=len(results), status=count_by_status(results),
         match_type={m: match_type[m] for m in MATCH_TYPES}, cosine_quotes=len(cosines),
         cosine_mean=round(sum(cosines) / len(cosines), 4) if cosines else None)
 
@@ -190,14 +190,14 @@ def environment() -> dict[str, Any]:
 
 def relative_path(path: str | Path, base: Path) -> str:
     """``path`` relative to ``base`` when they share a folder below the root, else absolute."""
-    path, base = os.path.abspath(path), os.path.abspath(base)
+    full, root = os.path.abspath(path), os.path.abspath(base)
     try:
-        shared = os.path.commonpath([path, base])
+        shared = os.path.commonpath([full, root])
     except ValueError:  # another drive on Windows
         shared = ""
-    if not shared or shared == Path(path).anchor:
-        return Path(path).as_posix()
-    return Path(os.path.relpath(path, base)).as_posix()
+    if not shared or shared == Path(full).anchor:
+        return Path(full).as_posix()
+    return Path(os.path.relpath(full, root)).as_posix()
 
 
 def manifest_bytes(manifest: Manifest) -> bytes:

@@ -9,10 +9,10 @@ each language, so nothing here lists them by hand.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from functools import lru_cache
-from typing import Sequence
+from functools import cache
 
 _DIGITS = re.compile(r"^\d+(?:[.,]\d+)*$")
 _ORDINAL_DIGITS = re.compile(r"^(\d+)(?:st|nd|rd|th|e|er|ère|eme|ème|º|ª|o|a|de|ste|te)$")
@@ -57,7 +57,7 @@ def _split(text: str) -> list[str]:
     return [w for w in re.split(r"[\s\-]+", text.lower()) if w]
 
 
-@lru_cache(maxsize=None)
+@cache
 def words_for(language: str) -> Words | None:
     """The number words of a language, from num2words; None when num2words does not know it."""
     try:
@@ -207,8 +207,8 @@ def _read_number(tokens: Sequence[str], k: int, words: Words, *,
             return base * words.scales[m.group(2)], k + 1, "cardinal"
     if token in _ARTICLE_ONE.get(words.language, ()) and k + 1 < n and tokens[k + 1] in words.scales:
         tokens = list(tokens[:k + 1]) + ["1"] + list(tokens[k + 1:])  # "a hundred" is one hundred
-        value, after, kind = _read_number(tokens[k + 1:], 0, words, allow_scaled_suffix=allow_scaled_suffix)
-        return value, k + after, kind
+        scaled, after, kind = _read_number(tokens[k + 1:], 0, words, allow_scaled_suffix=allow_scaled_suffix)
+        return scaled, k + after, kind
     if allow_scaled_suffix and (m := _SCALED.match(token)):
         base = _digits(m.group(1), words.decimal_comma)
         if base is not None:
@@ -230,9 +230,9 @@ def _read_number(tokens: Sequence[str], k: int, words: Words, *,
         if token in words.scales and seen:
             scale = words.scales[token]
             if scale == 100:
-                current = (current or 1) * 100
+                current = (current or Decimal(1)) * 100
             else:
-                total, current = total + (current or 1) * scale, Decimal(0)
+                total, current = total + (current or Decimal(1)) * scale, Decimal(0)
             k += 1
             continue
         if (token in words.joiners and seen and not by_digits and current % 100 == 0

@@ -9,7 +9,8 @@ process.
 from __future__ import annotations
 
 import multiprocessing
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 MIN_ITEMS = 100  # fewer items than this run in this process: starting workers costs more
 CHUNK = 16

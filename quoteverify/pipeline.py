@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from .align import Aligner
 from .archive import ArchiveLimits
@@ -13,17 +14,18 @@ from .classify import classify, coverage, needs_cosine
 from .config import Config, as_config
 from .corpus import Corpus, PreparedQuote, prepare_quote
 from .diff import compare
-from .rules import Contract
 from .embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder, cosines
 from .index import Bm25Index
 from .language import cosine_applies, detect_quote_languages, with_languages
 from .lexicon import lexicon_for
+from .load import LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes, sha256_bytes
 from .parallel import ordered_map
 from .resultcache import ResultCache
-from .load import (LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes,
-                   sha256_bytes)
+from .rules import Contract
 from .types import Alignment, Comparison, Document, Progress, Quote, QuoteResult, Run
 from .window import make_windows
+from .wording import clip
+
 
 def _documents(documents: Any, limits: ArchiveLimits) -> LoadedDocuments:
     if isinstance(documents, LoadedDocuments):
@@ -248,11 +250,13 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
                 comparison = replace(comparison, start=a, end=b, pieces=((comparison.document, a, b),))
             else:
                 coded_elsewhere = f"not where the QDA project codes it (line {line} of the project's copy)"
-    turn, turn_speakers = None, ()
+    start, end = comparison.start or 0, comparison.end or 0  # set wherever a document is
+    turn = None
+    turn_speakers: tuple[str, ...] = ()
     if source is not None:
-        turn = source.turn_at(comparison.start)
+        turn = source.turn_at(start)
         spans = [(a, b) for doc, a, b in comparison.pieces if doc == comparison.document]
-        turn_speakers = source.turns.speakers(spans or [(comparison.start, comparison.end)])
+        turn_speakers = source.turns.speakers(spans or [(start, end)])
     language = _language(own_language, alignment, corpus, quote.claimed_document)
     verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, confidence=config.confidence,
                        claimed_known=claimed_known,
@@ -272,17 +276,17 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
         return result
     text = source.document.text
     if verdict.status == "unverified":
-        result.suggestion = (f"closest passage: {comparison.document} line {source.line_of(comparison.start)}: "
-                             f"{_clip(comparison.matched_text, 300)!r}")
+        result.suggestion = (f"closest passage: {comparison.document} line {source.line_of(start)}: "
+                             f"{clip(comparison.matched_text, 300)!r}")
         return result
     ctx = config.output.context_chars
     result.document = comparison.document
     result.document_sha256 = source.document.sha256
-    result.start, result.end = comparison.start, comparison.end
+    result.start, result.end = start, end
     result.matched_text = comparison.matched_text
-    result.context_before = text[max(0, comparison.start - ctx):comparison.start]
-    result.context_after = text[comparison.end:comparison.end + ctx]
-    result.line = source.line_of(comparison.start)
+    result.context_before = text[max(0, start - ctx):start]
+    result.context_after = text[end:end + ctx]
+    result.line = source.line_of(start)
     if turn is not None:
         result.speaker, result.timestamp = turn.speaker, turn.timestamp
     result.differences = [{"kind": d.kind, "quote_text": d.quote_text, "source_text": d.source_text}
@@ -301,8 +305,3 @@ def _language(own: str, alignment: Alignment, corpus: Corpus, claimed: str = "")
 
 def _round(value: float | None) -> float | None:
     return None if value is None else round(float(value), 4)
-
-
-def _clip(text: str, limit: int) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -23,20 +23,20 @@ below.
 from __future__ import annotations
 
 import hashlib
-import io
 import itertools
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
 from pathlib import Path, PurePosixPath
+from typing import Any
 from xml.etree.ElementTree import ParseError
 
 import numpy as np
 
 from .archive import ArchiveLimits, check_archive
 from .errors import InputError
-from .types import Document, Quote
 from .formats import extract
+from .types import Document, Quote
 
 NS = "{urn:QDA-XML:project:1.0}"
 # A project of a hundred interviews is a few megabytes; a zip bomb unzips to gigabytes.
@@ -269,8 +269,8 @@ def _quote(row: int, segment: Segment, document: Document, texts: dict[str, str]
            convention: Any) -> Quote:
     """A coded segment as a quote: its text where its positions fit the source, else the reason not."""
     extra = (("qda_guid", segment.guid), ("codes", "; ".join(segment.codes)), ("memo", segment.memo))
-    base = dict(row=row, quote_id=segment.guid or f"segment{row}", claimed_document=document.doc_id,
-                finding=segment.codes[0] if segment.codes else "", extra=extra)
+    base: dict[str, Any] = dict(row=row, quote_id=segment.guid or f"segment{row}", claimed_document=document.doc_id,
+                                finding=segment.codes[0] if segment.codes else "", extra=extra)
     if segment.source not in texts:
         return Quote(text="", problem=f"coded segment of source '{document.doc_id}', whose text is not "
                                       "in the project: not checked", **base)

@@ -22,14 +22,16 @@ a damaged cache costs time, never a wrong result.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import tempfile
+from collections.abc import Mapping
 from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from .cache import digest
 from .types import Quote, QuoteResult
@@ -104,10 +106,8 @@ class ResultCache:
             result = _decode(key, raw)
             if result is None:
                 damaged += 1
-                try:
+                with contextlib.suppress(OSError):
                     path.unlink()
-                except OSError:
-                    pass
                 continue
             found[k] = result
         self.hits += len(found)

@@ -12,16 +12,18 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from .archive import ArchiveLimits, check_archive, check_columns
+from .decisions import REVIEW_COLUMNS, Review, ReviewedQuote, parse_decision, read_decisions  # noqa: F401
 from .display import utf8
 from .errors import InputError, OutputError
-from .transaction import write_output as write_atomic
-from .decisions import REVIEW_COLUMNS, Review, ReviewedQuote, parse_decision, read_decisions  # noqa: F401
+from .transaction import write_bytes_atomic
 from .types import DECISIONS, QUOTES_SHEET, QuoteResult, fingerprint  # noqa: F401 (named here too)
+from .wording import plural
 
 SHEET = QUOTES_SHEET
 
@@ -90,7 +92,7 @@ def _read_sheet(path: Path, book, limits: ArchiveLimits) -> Review:
     sheet.reset_dimensions()  # rows as wide as their cells, not as <dimension> claims
     rows = _capped(path, sheet.iter_rows(values_only=True), limits)
     header = [str(v).strip().casefold() if v is not None else "" for v in next(rows, ())]
-    columns = {name: header.index(name) for name in
+    columns: dict[str, int] = {name: header.index(name) for name in
                ("quote_id", "row", "status", "decision", "reviewer_note", "fingerprint") if name in header}
     for required in ("quote_id", "decision"):
         if required not in columns:
@@ -99,7 +101,7 @@ def _read_sheet(path: Path, book, limits: ArchiveLimits) -> Review:
     decision_letter = get_column_letter(columns["decision"] + 1)
     quotes = []
     for number, values in enumerate(rows, start=2):
-        def get(name: str) -> Any:
+        def get(name: str, values: Sequence[Any] = values) -> Any:
             k = columns.get(name)
             return values[k] if k is not None and k < len(values) else None
 
@@ -152,12 +154,12 @@ class Carried:
             shown = ", ".join(f"{q.cell} {q.problem.split(';')[0].removeprefix('invalid decision ')}"
                               for q in self.invalid[:LISTED])
             more = f" and {len(self.invalid) - LISTED} more" if len(self.invalid) > LISTED else ""
-            line += (f"; {len(self.invalid)} invalid decision{'s' if len(self.invalid) != 1 else ''} not carried "
+            line += (f"; {plural(len(self.invalid), 'invalid decision')} not carried "
                      f"({shown}{more}; use one of {', '.join(DECISIONS)})")
         if self.conflicting:
             shown = ", ".join(self.conflicting[:LISTED])
             more = f" and {len(self.conflicting) - LISTED} more" if len(self.conflicting) > LISTED else ""
-            line += (f"; {len(self.conflicting)} quote id{'s' if len(self.conflicting) != 1 else ''} with "
+            line += (f"; {plural(len(self.conflicting), 'quote id')} with "
                      f"conflicting decisions on several rows not carried ({shown}{more})")
         return line
 
@@ -230,7 +232,7 @@ def write_review(path: str | Path, review: Review) -> None:
         raise OutputError(f"{path}: unknown format '{path.suffix}' for reviewed decisions; "
                           f"use {' or '.join(REVIEW_FORMATS)}")
     data = review_bytes(review, suffix=suffix)
-    write_atomic(path, lambda p: p.write_bytes(data))
+    write_bytes_atomic(path, data)
 
 
 def _text(value: Any) -> str:

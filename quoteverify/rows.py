@@ -8,15 +8,17 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Iterable
 from dataclasses import fields
-from typing import Any, Iterable
+from typing import Any
 
 from .types import QuoteResult
 
 # Columns of CSV and DataFrames, in this order; lists are JSON-encoded in CSV.
 COLUMNS = ("quote_id", "row", "status", "match_type", "confidence", "band", "quote", "claimed_document",
            "document", "start", "end", "line", "speaker", "timestamp", "language", "matched_text",
-           "context_before", "context_after", "reasons", "differences", "bm25_score", "bm25_ratio", "cosine", "match_ratio",
+           "context_before", "context_after", "reasons", "differences", "bm25_score", "bm25_ratio", "cosine",
+           "match_ratio",
            "suggestion", "document_sha256", "finding", "finding_confidence", "claimed_speaker", "decision",
            "reviewer_note")
 

@@ -9,9 +9,9 @@ inside a sentence can be shown benign.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Sequence
+from functools import cache, lru_cache
 
 from rapidfuzz.distance import OSA
 
@@ -29,7 +29,7 @@ class Contract:
     function_word_zipf: float = 6.0  # a word this frequent names nothing a bracket must find before it
 
     @classmethod
-    def of(cls, language: str, verdict) -> "Contract":
+    def of(cls, language: str, verdict) -> Contract:
         return cls(language, lexicon_for(language), verdict.word_min_zipf, verdict.bracket_context_words,
                    verdict.function_word_zipf)
 
@@ -166,7 +166,7 @@ def stem(language: str, word: str) -> str:
     return _stemmer(_SNOWBALL[language]).stem(word)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stemmer(name: str):
     from nltk.stem.snowball import SnowballStemmer  # about a second to import: only brackets that name a referent
 
@@ -175,10 +175,7 @@ def _stemmer(name: str):
 
 def _expands_to(lexicon: Lexicon, word: str) -> bool:
     """Whether a contracted word is a pronoun and a verb ("it's", "they're")."""
-    for ending in lexicon.contractions:
-        if word.endswith(ending) and word[: -len(ending)] in lexicon.pronouns:
-            return True
-    return False
+    return any(word.endswith(ending) and word[:-len(ending)] in lexicon.pronouns for ending in lexicon.contractions)
 
 
 def contraction_readings(lexicon: Lexicon | None, words: Sequence[str], limit: int = 6) -> set[tuple[str, ...]]:

@@ -25,23 +25,24 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import os
+import importlib.util
 import types
 import typing
-from collections import Counter
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass, fields
 from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterator
-import importlib.util
+from typing import TYPE_CHECKING, Any
+
+from platformdirs import user_data_path
 
 from . import __version__
-from .errors import QuoteverifyError
-from .types import Quote, QuoteResult
-from .display import displayable_data
 from .config import load_config
+from .display import displayable_data
+from .errors import QuoteverifyError
 from .findings import timestamp
 from .load import quotes_from_records
+from .types import BAND_MEDIUM, Quote, QuoteResult, count_by_status
 
 if TYPE_CHECKING:
     from .types import Run
@@ -49,7 +50,7 @@ if TYPE_CHECKING:
 STORE_FILE = "runs.sqlite"
 MAX_RUN_ID = 2**63 - 1  # SQL's BIGINT
 # A quote below this confidence is rechecked: the upper edge of the low band (classify.band).
-RECHECK_BELOW = 0.6
+RECHECK_BELOW = BAND_MEDIUM
 
 
 class StoreError(QuoteverifyError):
@@ -57,8 +58,8 @@ class StoreError(QuoteverifyError):
 
 
 def default_path() -> Path:
-    base = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return Path(base) / "quoteverify" / STORE_FILE
+    """The default audit store (Linux: $XDG_DATA_HOME/quoteverify or ~/.local/share/quoteverify)."""
+    return user_data_path("quoteverify", appauthor=False) / STORE_FILE
 
 
 # --- schema ---------------------------------------------------------------------------------------
@@ -272,7 +273,7 @@ class Store:
     def record(self, run: Run, *, time: datetime | None = None) -> int:
         """Record ``run`` and its results; returns the new run's id. ``time`` defaults to now."""
         schema = self._schema
-        counts = Counter(r.status for r in run.results)
+        counts = count_by_status(run.results)
         speakers = [q.speaker for q in run.quotes] if len(run.quotes) == len(run.results) else []
         with self._errors("cannot record the run"), self.engine.begin() as connection:
             inserted = connection.execute(schema.runs.insert().values(**displayable_data(dict(
@@ -280,7 +281,9 @@ class Store:
                 verified=counts["verified"], review=counts["review"], unverified=counts["unverified"],
                 corpus=[asdict(CorpusFile(d.doc_id, d.path, d.sha256)) for d in run.documents],
                 quotes_sha256=run.quotes_sha256, embedder=run.embedder))))
-            run_id = inserted.inserted_primary_key[0]
+            key = inserted.inserted_primary_key
+            assert key is not None  # an insert into a table with a primary key returns it
+            run_id = key[0]
             # A database holds UTF-8 only: lone surrogates (bytes that were not UTF-8) are stored as U+FFFD.
             rows = [displayable_data({"run_id": run_id, "position": k, "claimed_speaker": speakers[k] if speakers
                                       else "", **result.to_dict()}) for k, result in enumerate(run.results)]
@@ -313,7 +316,7 @@ class Store:
         table = self._schema.results
         with self._errors("cannot read the results"), self.engine.connect() as connection:
             query = _select(table).where(table.c.run_id == run_id).order_by(table.c.position)
-            return connection.execute(query).mappings().all()
+            return list(connection.execute(query).mappings().all())
 
     def results(self, run_id: int) -> list[QuoteResult]:
         """The results of run ``run_id``, in input order, as they were recorded."""

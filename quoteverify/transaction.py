@@ -15,18 +15,18 @@ import gc
 import os
 import shutil
 import signal
-import tempfile
 import sys
+import tempfile
 import threading
 import traceback
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
 
 from .errors import OutputError
 from .tempfiles import clean_stale, temp_name
 
-_current: contextvars.ContextVar["OutputTransaction | None"] = contextvars.ContextVar("outputs", default=None)
+_current: contextvars.ContextVar[OutputTransaction | None] = contextvars.ContextVar("outputs", default=None)
 
 
 class OutputTransaction:
@@ -149,7 +149,7 @@ class _Interrupts:
     def __init__(self) -> None:
         self.seen = False
 
-    def __enter__(self) -> "_Interrupts":
+    def __enter__(self) -> _Interrupts:
         self._previous = None
         if threading.current_thread() is threading.main_thread():
             self._previous = signal.signal(signal.SIGINT, self._note)
@@ -230,3 +230,12 @@ def write_output(path: str | Path, write: Callable[[Path], None]) -> None:
     """check_output_path, then write_atomic: the way every output file of quoteverify is written."""
     check_output_path(path)
     write_atomic(Path(path), write)
+
+
+def write_bytes_atomic(path: str | Path, data: bytes) -> None:
+    """Write rendered ``data`` to ``path`` as write_output does: the whole file or none."""
+
+    def write(tmp: Path) -> None:
+        tmp.write_bytes(data)
+
+    write_output(path, write)

@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import chain
-from typing import Iterable
 
 from .types import Turn
 
@@ -70,7 +70,7 @@ def _parse(groups: tuple[str | None, ...]) -> tuple[str, str] | None:
     name = name1 or name2 or name3
     if name:
         return name.strip(), time1 or time2 or time3 or (lead.strip("[]()") if lead else "")
-    if lead[0] in "[(" or lead.count(":") >= 2:
+    if lead and (lead[0] in "[(" or lead.count(":") >= 2):
         return "", lead.strip("[]()")
     return None
 
@@ -79,7 +79,7 @@ def label_of(line: str) -> Label | None:
     """The label or timecode opening ``line``, if it has one."""
     m = _FIRST_LINE.match(line)
     found = _parse(m.groups()) if m else None
-    return Label(*found, m.end()) if found else None
+    return Label(*found, m.end()) if m and found else None
 
 
 class Turns:

@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, fields
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .config import Config
@@ -20,6 +22,9 @@ DECISIONS = ("accept", "reject", "fix quote", "fix source")
 QUOTES_SHEET = "Quotes"  # the workbook's sheet of quotes, which `review` and --previous read back
 # Reports how many of the quotes are done: (done, total).
 Progress = Callable[[int, int], None]
+# The confidence bands' lower edges as configs/default.yaml sets them (confidence.band_high, band_medium; a test
+# checks they agree), for what runs without a config: band() and recheck --below.
+BAND_HIGH, BAND_MEDIUM = 0.8, 0.6
 
 
 @dataclass(frozen=True)
@@ -334,3 +339,23 @@ class ClaimCard:
     def to_dict(self) -> dict[str, Any]:
         """The card as JSON writes it (evidence as a list)."""
         return {**asdict(self), "evidence": [asdict(e) for e in self.evidence]}
+
+
+def count_by_status(results: Iterable[QuoteResult]) -> dict[str, int]:
+    """How many results have each status, in the order of STATUSES (0 where none)."""
+    counts = Counter(r.status for r in results)
+    return {status: counts[status] for status in STATUSES}
+
+
+def document_label(result: QuoteResult) -> str:
+    """The document a result counts towards in summaries: where found, else where claimed (quotes attributed to X
+    that were not found count towards X)."""
+    return result.document or result.claimed_document or "(no document)"
+
+
+def count_by_document(results: Iterable[QuoteResult]) -> dict[str, dict[str, int]]:
+    """count_by_status for each document (document_label), in document order."""
+    groups: dict[str, list[QuoteResult]] = {}
+    for result in results:
+        groups.setdefault(document_label(result), []).append(result)
+    return {label: count_by_status(groups[label]) for label in sorted(groups)}

@@ -1,12 +1,15 @@
 """Configuration: defaults, key-by-key overrides, and errors that say what to fix."""
 from __future__ import annotations
 
+import dataclasses
+import re
+import typing
 from pathlib import Path
 
 import pytest
 import yaml
 
-from quoteverify.config import Config, as_config, default_path, load_config
+from quoteverify.config import Config, as_config, default_path, keys, load_config, sections
 from quoteverify.errors import ConfigError
 
 
@@ -146,3 +149,72 @@ def test_columns_block_names_strings_only() -> None:
     with pytest.raises(ConfigError) as error:
         load_config(overrides={"columns": {"speeker": "P"}})
     assert str(error.value) == "config: unknown key 'columns.speeker'; known keys here: document, finding, quote, quote_id, speaker"
+
+
+# The dataclasses in config.py are the one schema; the YAML, its comments and the README are checked against them.
+
+def _yaml_type(kind: object) -> type:
+    """The type a YAML value of a field of type ``kind`` has (a tuple field is written as a list)."""
+    base = typing.get_origin(kind) or kind
+    return list if base is tuple else base  # type: ignore[return-value]
+
+
+def test_yaml_keys_and_types_are_the_schema() -> None:
+    with open(default_path(), encoding="utf-8") as handle:
+        data = yaml.safe_load(handle)
+    assert list(data) == list(sections())
+    for name, section in sections().items():
+        assert list(data[name]) == list(keys(section)), name
+        for key, (kind, _) in keys(section).items():
+            assert type(data[name][key]) is _yaml_type(kind), f"{name}.{key}"
+
+
+def test_every_yaml_key_has_a_comment() -> None:
+    uncommented = [line.strip() for line in default_path().read_text(encoding="utf-8").splitlines()
+                   if re.match(r"  \w+:", line) and "#" not in line]
+    assert uncommented == []
+
+
+def test_schema_metadata_fits_its_type() -> None:
+    for name, section in sections().items():
+        for key, (kind, metadata) in keys(section).items():
+            if "between" in metadata:
+                assert kind in (int, float), f"{name}.{key}"
+                lo, hi = metadata["between"]
+                assert lo < hi and all(type(bound) is kind for bound in (lo, hi)), f"{name}.{key}"
+            if "choices" in metadata:
+                assert kind is str and load_config().as_dict()[name][key] in metadata["choices"]
+
+
+def test_readme_names_only_real_keys() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"`(\w+)\.(\w+)`", readme)) | set(re.findall(r"\((\w+)\.(\w+) in --config\)", readme))
+    schema = {(name, key) for name, section in sections().items() for key in keys(section)}
+    config_like = {(name, key) for name, key in named if name in sections()}
+    assert config_like and config_like <= schema, sorted(config_like - schema)
+
+
+def test_a_default_file_missing_a_key_says_so(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    broken = tmp_path / "default.yaml"
+    broken.write_text(default_path().read_text(encoding="utf-8").replace("  top_k: 6", "  #top_k: 6"),
+                      encoding="utf-8")
+    monkeypatch.setattr("quoteverify.config.default_path", lambda: broken)
+    with pytest.raises(ConfigError) as error:
+        load_config()
+    assert str(error.value) == f"{broken}: 'index.top_k' has no default; add it to the file"
+
+
+def test_sections_are_frozen() -> None:
+    config = load_config()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        config.window.size = 3  # type: ignore[misc]
+    assert config.embed.languages == ("en",) and config.as_dict()["embed"]["languages"] == ["en"]
+
+
+def test_band_edges_are_the_configs() -> None:
+    from quoteverify.store import RECHECK_BELOW
+    from quoteverify.types import BAND_HIGH, BAND_MEDIUM
+
+    confidence = load_config().confidence
+    assert (confidence.band_high, confidence.band_medium) == (BAND_HIGH, BAND_MEDIUM)
+    assert RECHECK_BELOW == BAND_MEDIUM

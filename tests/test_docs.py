@@ -74,5 +74,40 @@ def test_ci_runs_the_readme_commands_verbatim() -> None:
     assert len(commands) == 2
     ci = [line for line in (root / ".ci" / "run").read_text(encoding="utf-8").splitlines()
           # apt-get: system packages CI installs for optional tests (Chromium); the README names them.
-          if line and not line.startswith(("#", "set ", "cd ", "apt-get "))]
+          # ruff: the lint and type check after the tests (README, "Development").
+          if line and not line.startswith(("#", "set ", "cd ", "apt-get ", "ruff "))]
     assert ci == commands
+
+
+def _synopsis() -> dict[str, set[str]]:
+    """Each command's options as the README's command-line synopsis shows them (a command's lines joined)."""
+    block = re.search(r"## The command line\n+```\n(.*?)```", _readme(), re.S)
+    assert block, "README.md has no '## The command line' synopsis block"
+    shown: dict[str, set[str]] = {}
+    command = ""
+    for line in block.group(1).splitlines():
+        if line.startswith("quoteverify "):
+            command = line.split()[1]
+        shown.setdefault(command, set()).update(re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", line))
+    return shown
+
+
+def _help_options(command: click.Command) -> set[str]:
+    """The options ``quoteverify COMMAND --help`` lists, each under its every name, --help aside."""
+    return {opt for param in command.params if isinstance(param, click.Option)
+            for opt in param.opts + param.secondary_opts}
+
+
+@pytest.mark.parametrize("name", sorted(main.commands))
+def test_readme_synopsis_matches_help(name: str) -> None:
+    """Each option in the README's synopsis of a command is one of its --help options, and every --help option
+    is shown there (under one of its names)."""
+    command = main.commands[name]
+    help_text = CliRunner().invoke(main, [name, "--help"], terminal_width=200).output
+    in_help = _help_options(command)
+    assert all(opt in help_text for opt in in_help)
+    shown = _synopsis().get(name, set())
+    assert shown <= in_help, f"README shows {sorted(shown - in_help)} for 'quoteverify {name}'; --help has no such"
+    missing = [param.opts for param in command.params if isinstance(param, click.Option)
+               and not set(param.opts + param.secondary_opts) & shown]
+    assert missing == [], f"README's synopsis of 'quoteverify {name}' lacks {missing}"

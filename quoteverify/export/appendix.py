@@ -10,15 +10,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
 
+from ..display import utf8
 from ..errors import InputError, OutputError
-from ..types import MATCH_TYPES, Findings, QuoteResult
 from ..manifest import Manifest, Summary, summarize
-from ..transaction import write_output as write_atomic
-from ..display import plural, utf8
+from ..transaction import write_bytes_atomic
+from ..types import MATCH_TYPES, Findings, QuoteResult
+from ..wording import plural
 
 APPENDIX_FORMATS = {".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
 TABLE_HEADER = ("Quote", "Document", "Location", "Status", "Match type")
@@ -31,7 +32,7 @@ class _Style:
     escape: Callable[[str], str]
     code: Callable[[str], str]
     heading: Callable[[str], str]
-    table: Callable[[Sequence[str], list[Sequence[str]]], str]
+    table: Callable[[Sequence[str], Sequence[Sequence[str]]], str]
     preamble: str = ""
 
 
@@ -46,7 +47,7 @@ def markdown_escape(text: str) -> str:
     return _MARKDOWN_SPECIAL.sub(r"\\\1", _one_line(text))
 
 
-def _markdown_table(header: Sequence[str], rows: list[Sequence[str]]) -> str:
+def _markdown_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     lines = ["| " + " | ".join(map(markdown_escape, header)) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(map(markdown_escape, row)) + " |" for row in rows]
     return "\n".join(lines)
@@ -64,7 +65,7 @@ def latex_escape(text: str) -> str:
     return "".join(_LATEX.get(c, c) for c in _one_line(text) if c.isprintable())
 
 
-def _latex_table(header: Sequence[str], rows: list[Sequence[str]]) -> str:
+def _latex_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     def line(cells: Sequence[str]) -> str:
         return " & ".join(map(latex_escape, cells)) + r" \\"
 
@@ -139,7 +140,8 @@ def _method(manifest: Manifest) -> str:
         "Any other difference — a changed number, negation or name, a splice, a reordering, any other changed "
         f"word — or a fuzzy match ratio below {_num(verdict['min_match_ratio'])} sent a located quote to review, "
         "as did a match in another document than the one named for the quote (misattribution). ")
-    return text + _embedding(manifest) + _languages(manifest) + "Quotes that could not be located were classed unverified."
+    return (text + _embedding(manifest) + _languages(manifest)
+            + "Quotes that could not be located were classed unverified.")
 
 
 def _embedding(manifest: Manifest) -> str:
@@ -153,7 +155,8 @@ def _embedding(manifest: Manifest) -> str:
         text += (
             "Where a verdict or its confidence could depend on meaning (a located quote with at least "
             f"{verdict['cosine_min_word_changes']} changed words and no changed number, negation or name, or with a "
-            f"fuzzy match ratio below {_num(verdict['min_match_ratio'])}, or a quote with too few aligned words whose closest "
+            f"fuzzy match ratio below {_num(verdict['min_match_ratio'])}, or a quote with too few aligned words "
+            "whose closest "
             f"passage shares at least {verdict['paraphrase_min_coverage']:.0%} of its words), the semantic "
             "similarity of the quote and its source passage was measured as the cosine similarity of "
             f"{embedding.model} sentence embeddings{weights}; a quote with too few aligned words was still "
@@ -285,6 +288,5 @@ def write_appendix(path: str | Path, results: list[QuoteResult], manifest: Manif
     style = APPENDIX_FORMATS.get(path.suffix.lower())
     if style is None:
         raise OutputError(f"{path}: unknown appendix format '{path.suffix}'; use {', '.join(APPENDIX_FORMATS)}")
-    data = render_appendix(results, manifest, style=style, manifest_name=manifest_name, findings=findings)
-    data = utf8(data)
-    write_atomic(path, lambda p: p.write_bytes(data))
+    write_bytes_atomic(path, utf8(render_appendix(results, manifest, style=style, manifest_name=manifest_name,
+                                                  findings=findings)))

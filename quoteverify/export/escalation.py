@@ -4,13 +4,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from ..display import utf8
 from ..rows import spreadsheet_safe
-from ..transaction import check_output_path, write_output
+from ..transaction import check_output_path, write_bytes_atomic
 from ..types import ESCALATION_COLUMNS, Escalation
 
 ESCALATION_FORMATS = (".csv", ".json")
@@ -38,4 +39,4 @@ def write_escalation(path: str | Path, escalations: Sequence[Escalation]) -> Non
     path = Path(path)
     check_output_path(path, suffixes=ESCALATION_FORMATS)
     data = escalation_bytes(escalations, suffix=path.suffix.lower())
-    write_output(path, lambda p: p.write_bytes(data))
+    write_bytes_atomic(path, data)

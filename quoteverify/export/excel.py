@@ -11,14 +11,30 @@ rejects are removed and nothing exceeds Excel's cell limit.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
-from ..types import (BENIGN, DECISIONS, EDITS, FINDING_COLUMNS, LOAD_BEARING, MATCH_TYPES, QUOTES_SHEET, STATUSES,
-                     Finding, Findings, QuoteResult, fingerprint)
 from ..display import displayable
+from ..types import (
+    BENIGN,
+    DECISIONS,
+    EDITS,
+    FINDING_COLUMNS,
+    LOAD_BEARING,
+    MATCH_TYPES,
+    QUOTES_SHEET,
+    STATUSES,
+    Finding,
+    Findings,
+    QuoteResult,
+    count_by_document,
+    count_by_status,
+    fingerprint,
+)
 
 FINDINGS_SHEET = "Findings"
 FINDINGS_WIDTHS = {"finding": 50, "note": 60}  # characters; the other columns fit their header
@@ -98,7 +114,7 @@ def _user_columns(results: list[QuoteResult]) -> tuple[Column, ...]:
         while header in taken:
             header = f"input_{header}"
         taken.add(header)
-        columns.append(Column(header, USER_COLUMN_WIDTH, lambda r, name=name: r.extra.get(name, ""), wrap=True))
+        columns.append(Column(header, USER_COLUMN_WIDTH, _extra_cell(name), wrap=True))
     return tuple(columns)
 
 
@@ -128,10 +144,8 @@ def _abandon(book) -> None:
     for sheet in getattr(book, "_sheets", ()):
         for stream in (getattr(sheet, "_rows", None), getattr(getattr(sheet, "_writer", None), "xf", None)):
             if stream is not None:
-                try:
+                with contextlib.suppress(Exception):  # the same failure as the one being raised
                     stream.close()
-                except Exception:
-                    pass  # the same failure as the one being raised
 
 
 # --- cell safety ----------------------------------------------------------------------------------
@@ -249,7 +263,7 @@ def highlights(text: str, fragments: Iterable[tuple[str, str]]) -> list[Highligh
     return sorted(found, key=lambda h: h.start)
 
 
-def _rich(text: str, fragments: list[tuple[str, str]], styles: "_Styles"):
+def _rich(text: str, fragments: list[tuple[str, str]], styles: _Styles):
     """The cell value for ``text`` with its differing passages highlighted (plain text if none)."""
     # openpyxl takes half a second to import; only workbooks need it.
     from openpyxl.cell.rich_text import CellRichText, TextBlock
@@ -298,7 +312,7 @@ class _Styles:
     highlight: dict[str, Any]   # InlineFont per severity
 
     @classmethod
-    def register(cls, book) -> "_Styles":
+    def register(cls, book) -> _Styles:
         # openpyxl takes half a second to import; only workbooks need it.
         from openpyxl.cell.text import InlineFont
         from openpyxl.styles import Alignment, Font, NamedStyle, PatternFill
@@ -372,9 +386,14 @@ def _row_lines(result: QuoteResult, columns: tuple[Column, ...] = QUOTE_COLUMNS)
     return tallest
 
 
+def _extra_cell(name: str) -> Callable[[QuoteResult], Any]:
+    """A cell of the quote table's own column ``name``, passed through."""
+    return lambda result: result.extra.get(name, "")
+
+
 def _quote_row(sheet, result: QuoteResult, styles: _Styles, columns: tuple[Column, ...] = QUOTE_COLUMNS) -> list:
     differences = result.differences
-    cells = []
+    cells: list[Any] = []
     for column in columns:
         if column.name == "quote":
             value = _rich(result.quote, [(d["quote_text"], d["kind"]) for d in differences], styles)
@@ -437,11 +456,6 @@ def _write_quotes(sheet, results: list[QuoteResult], styles: _Styles) -> None:
 # --- the Summary sheet ----------------------------------------------------------------------------
 
 
-def _document_label(result: QuoteResult) -> str:
-    # An unlocated quote counts towards the document it claims: "quotes attributed to X not found".
-    return result.document or result.claimed_document or "(no document)"
-
-
 def _write_summary(sheet, results: list[QuoteResult], styles: _Styles) -> None:
     # openpyxl takes half a second to import; only workbooks need it.
     from openpyxl.chart import BarChart, Reference
@@ -461,15 +475,13 @@ def _write_summary(sheet, results: list[QuoteResult], styles: _Styles) -> None:
         rows.append([])
         return header_row
 
-    statuses = Counter(r.status for r in results)
+    statuses = count_by_status(results)
     table("Quotes by status", ["status", "quotes"],
           [[s, statuses[s]] for s in STATUSES] + [["total", len(results)]])
     match_types = Counter(r.match_type for r in results)
     table("Quotes by match type", ["match_type", "quotes"], [[m, match_types[m]] for m in MATCH_TYPES])
-    per_document: dict[str, Counter] = {}
-    for result in results:
-        per_document.setdefault(_document_label(result), Counter())[result.status] += 1
-    documents = sorted(per_document)
+    per_document = count_by_document(results)
+    documents = list(per_document)
     doc_header = table("Quotes per document (where found, else where claimed)",
                        ["document", *STATUSES, "total"],
                        [[d, *(per_document[d][s] for s in STATUSES), sum(per_document[d].values())]

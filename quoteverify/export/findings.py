@@ -5,13 +5,14 @@ from __future__ import annotations
 import csv
 import io
 import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Callable, Sequence
 
-from ..display import plural, utf8
+from ..display import utf8
 from ..rows import spreadsheet_safe
-from ..transaction import check_output_path, write_output
+from ..transaction import check_output_path, write_bytes_atomic
 from ..types import FINDING_COLUMNS, ClaimCard, Finding, Findings, QuoteResult
+from ..wording import plural
 from .appendix import markdown_escape
 
 FINDINGS_FORMATS = (".csv", ".jsonl")
@@ -39,7 +40,7 @@ def _write(path: str | Path, suffixes: Sequence[str], render: Callable[[str], by
     path = Path(path)
     check_output_path(path, suffixes=suffixes)
     data = render(path.suffix.lower())
-    write_output(path, lambda p: p.write_bytes(data))
+    write_bytes_atomic(path, data)
 
 
 def write_findings(path: str | Path, findings: Sequence[Finding]) -> None:

@@ -17,15 +17,25 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Iterable
 from importlib.resources import files
+from pathlib import Path
+from typing import Any
 
 from ..display import utf8
 from ..errors import InputError, OutputError
-from ..transaction import write_output as write_atomic
-from ..types import DECISIONS, MATCH_TYPES, STATUSES, QuoteResult, fingerprint
+from ..transaction import write_bytes_atomic
+from ..types import (
+    DECISIONS,
+    MATCH_TYPES,
+    STATUSES,
+    QuoteResult,
+    count_by_document,
+    count_by_status,
+    document_label,
+    fingerprint,
+)
 from .excel import CHART_COLOURS, _severity, highlights
 
 PAGE_FORMATS = (".html",)
@@ -61,11 +71,6 @@ def _segments(text: str, fragments: list[tuple[str, str]]) -> list[Any]:
     return parts
 
 
-def document_label(result: QuoteResult) -> str:
-    # As the workbook's summary: an unlocated quote counts towards the document it claims.
-    return result.document or result.claimed_document or "(no document)"
-
-
 def _card(result: QuoteResult) -> dict[str, Any]:
     differences = result.differences
     card = {
@@ -96,12 +101,10 @@ class Bar:
 
 
 def _summary(results: list[QuoteResult]) -> dict[str, Any]:
-    statuses = Counter(r.status for r in results)
+    statuses = count_by_status(results)
     match_types = Counter(r.match_type for r in results)
-    per_document: dict[str, Counter] = {}
-    for result in results:
-        per_document.setdefault(document_label(result), Counter())[result.status] += 1
-    documents = sorted(per_document)
+    per_document = count_by_document(results)
+    documents = list(per_document)
     widest = max((sum(c.values()) for c in per_document.values()), default=1)
     bars = []
     for k, name in enumerate(documents):
@@ -155,7 +158,7 @@ def render_page(results: list[QuoteResult], *, title: str = "quoteverify review"
 
 
 def _asset(name: str) -> str:
-    return files("quoteverify.export").joinpath("templates", name).read_text(encoding="utf-8")
+    return files("quoteverify.export").joinpath("templates").joinpath(name).read_text(encoding="utf-8")
 
 
 def page_bytes(results: list[QuoteResult], *, title: str = "quoteverify review") -> bytes:
@@ -200,4 +203,4 @@ def write_page(path: str | Path, results: list[QuoteResult], *, title: str = "qu
     if path.suffix.lower() not in PAGE_FORMATS:
         raise OutputError(f"{path}: unknown format '{path.suffix}' for the review page; use .html")
     data = page_bytes(results, title=title)
-    write_atomic(path, lambda p: p.write_bytes(data))
+    write_bytes_atomic(path, data)

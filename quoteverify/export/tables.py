@@ -1,20 +1,17 @@
 """Results written as JSONL, CSV, a workbook or the review page, atomically, byte-identical run to run."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from ..errors import OutputError
-from ..rows import (COLUMNS, FORMULA_START, INTEGER_COLUMNS, csv_bytes, flat_row, jsonl_bytes,  # noqa: F401
-                    spreadsheet_safe, to_frame)
-from ..transaction import check_output_path, write_output as write_atomic  # noqa: F401
+from ..rows import COLUMNS, FORMULA_START, INTEGER_COLUMNS, csv_bytes, flat_row, jsonl_bytes, spreadsheet_safe, to_frame  # noqa: F401
+from ..transaction import check_output_path, write_bytes_atomic  # noqa: F401
+from ..transaction import write_output as write_atomic
 from ..types import Findings, QuoteResult
 from .excel import write_workbook
 from .page import page_bytes
-
-
-def _write_bytes(data: bytes) -> Callable[[Path], None]:
-    return lambda p: p.write_bytes(data)
 
 
 def write_results(path: str | Path, results: list[QuoteResult], *, run=None, findings: Findings | None = None) -> None:
@@ -28,11 +25,11 @@ def write_results(path: str | Path, results: list[QuoteResult], *, run=None, fin
 
 
 def _jsonl(path, results, run, findings):
-    write_atomic(path, _write_bytes(jsonl_bytes(results)))
+    write_bytes_atomic(path, jsonl_bytes(results))
 
 
 def _csv(path, results, run, findings):
-    write_atomic(path, _write_bytes(csv_bytes(results)))
+    write_bytes_atomic(path, csv_bytes(results))
 
 
 def _xlsx(path, results, run, findings):
@@ -40,8 +37,7 @@ def _xlsx(path, results, run, findings):
 
 
 def _html(path, results, run, findings):
-    data = page_bytes(results)
-    write_atomic(path, _write_bytes(data))
+    write_bytes_atomic(path, page_bytes(results))
 
 
 FORMATS: dict[str, Callable[[Path, list[QuoteResult], Any, Findings | None], None]] = {
