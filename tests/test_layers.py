@@ -214,6 +214,6 @@ def test_no_function_over_60_lines():
     assert long_functions() == []
 
 
-@pytest.mark.xfail(strict=True, reason="cli.py has 601 lines: its help texts and nine commands")
+@pytest.mark.xfail(strict=True, reason="cli.py has 606 lines: its help texts and nine commands")
 def test_cli_is_thin():
     assert len(MODULES["cli"].read_text(encoding="utf-8").splitlines()) < MAX_CLI_LINES
