@@ -511,6 +511,37 @@ def _rest_of_sentence(src: Source, contract: Contract, start: int, end: int, *, 
     return Elision(rest, len(WORD.findall(rest)), 0, (), tuple(_hidden(contract, [rest])))
 
 
+def _between(differ: _Differ, prev: Segment, seg: Segment, prev_span: tuple[int, int], start: int, *,
+             splice_gap_words: int) -> Elision | None:
+    """Name how a piece follows the one before: another document, out of order, an ellipsis (returned),
+    words left out in passing, or a splice."""
+    pq, corpus = differ.pq, differ.corpus
+    src, prev_src = corpus.sources[seg.doc], corpus.sources[prev.doc]
+    p_start, p_end = prev_span
+    piece = differ.q_orig(int(pq.starts[seg.q_start]), int(pq.ends[seg.q_end - 1]))
+    # Lines, not character offsets: what a reader can find in the transcript.
+    here = f"{src.document.doc_id} line {src.line_of(start)}"
+    if seg.doc != prev.doc:
+        differ.add("splice", piece, f"{here}, while the piece before is in "
+                                    f"{prev_src.document.doc_id} line {prev_src.line_of(p_start)}")
+    elif seg.d_start < prev.d_end:
+        differ.add("order", piece, f"{here}, before the piece quoted ahead of it (line {prev_src.line_of(p_start)})")
+    else:
+        gap = src.document.text[p_end:start]
+        if seg.fragment != prev.fragment:
+            differ.add("elision", "...", gap)
+            return _elision(src, differ.contract, prev, seg, p_end, start)
+        if 0 < seg.d_start - prev.d_end <= splice_gap_words:
+            left_out = src.tokens.weak[prev.d_end:seg.d_start].all()
+            first, last = src.span(prev.d_end, seg.d_start)
+            markup = src.turns.continued_label(src.document.text, first, last)
+            differ.add("markup" if markup else "disfluency" if left_out else "word", "", gap.strip())
+        elif seg.d_start - prev.d_end > 0:
+            differ.add("splice", piece, f"{here}; {seg.d_start - prev.d_end} source words after the piece before, "
+                                        "joined without an ellipsis")
+    return None
+
+
 def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_gap_words: int,
             contract: Contract) -> Comparison:
     """Name every difference between the quote and where it was found.
@@ -532,37 +563,13 @@ def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_g
     elided: list[Elision] = []
     for k, seg in enumerate(segments):
         s_lo, s_hi = differ.compare_piece(seg)
-        src = corpus.sources[seg.doc]
-        start, end = src.norm.to_original(s_lo, s_hi)
+        start, end = corpus.sources[seg.doc].norm.to_original(s_lo, s_hi)
         spans.append((seg.doc, start, end))
-        if k == 0:
-            continue
-        prev = segments[k - 1]
-        _, p_start, p_end = spans[k - 1]
-        # Lines, not character offsets: what a reader can find in the transcript.
-        prev_src = corpus.sources[prev.doc]
-        here = f"{src.document.doc_id} line {src.line_of(start)}"
-        if seg.doc != prev.doc:
-            differ.add("splice", differ.q_orig(int(pq.starts[seg.q_start]), int(pq.ends[seg.q_end - 1])),
-                       f"{here}, while the piece before is in "
-                       f"{prev_src.document.doc_id} line {prev_src.line_of(p_start)}")
-        elif seg.d_start < prev.d_end:
-            differ.add("order", differ.q_orig(int(pq.starts[seg.q_start]), int(pq.ends[seg.q_end - 1])),
-                       f"{here}, before the piece quoted ahead of it (line {prev_src.line_of(p_start)})")
-        else:
-            gap = src.document.text[p_end:start]
-            if seg.fragment != prev.fragment:
-                elided.append(_elision(src, contract, prev, seg, p_end, start))
-                differ.add("elision", "...", gap)
-            elif 0 < seg.d_start - prev.d_end <= splice_gap_words:
-                left_out = src.tokens.weak[prev.d_end:seg.d_start].all()
-                first, last = src.span(prev.d_end, seg.d_start)
-                markup = src.turns.continued_label(src.document.text, first, last)
-                differ.add("markup" if markup else "disfluency" if left_out else "word", "", gap.strip())
-            elif seg.d_start - prev.d_end > 0:
-                differ.add("splice", differ.q_orig(int(pq.starts[seg.q_start]), int(pq.ends[seg.q_end - 1])),
-                           f"{here}; {seg.d_start - prev.d_end} source words after the piece before, "
-                           "joined without an ellipsis")
+        if k:
+            elision = _between(differ, segments[k - 1], seg, spans[k - 1][1:], start,
+                               splice_gap_words=splice_gap_words)
+            if elision is not None:
+                elided.append(elision)
     opens, closes = _open_ends(pq)
     ends = ([(spans[0], True)] if opens else []) + ([(spans[-1], False)] if closes else [])
     for (doc, a, b), before in ends:

@@ -190,13 +190,11 @@ def _cardinal(tokens: Sequence[str], k: int, words: Words) -> tuple[int | None, 
     return words.cardinals.get(tokens[k]), k + 1
 
 
-def _read_number(tokens: Sequence[str], k: int, words: Words, *,
-                 allow_scaled_suffix: bool) -> tuple[Decimal | None, int, str]:
-    """The number written from token k on: (value, the token after it, cardinal|ordinal)."""
-    n = len(tokens)
-    if k >= n:
-        return None, k, "cardinal"
-    token = tokens[k]
+def _one_token_number(tokens: Sequence[str], k: int, words: Words, *,
+                      allow_scaled_suffix: bool) -> tuple[Decimal | None, int, str] | None:
+    """A number token k writes on its own ("1st", "first", "2million", "$863m") or with the article before
+    a scale ("a hundred"); None when it starts a number of several words, or none."""
+    token, n = tokens[k], len(tokens)
     if (m := _ORDINAL_DIGITS.match(token)) and not _DIGITS.match(token):
         return Decimal(m.group(1)), k + 1, "ordinal"
     if token in words.ordinals and token not in words.cardinals:
@@ -213,6 +211,18 @@ def _read_number(tokens: Sequence[str], k: int, words: Words, *,
         base = _digits(m.group(1), words.decimal_comma)
         if base is not None:
             return base * _SCALE_SUFFIX[m.group(2)], k + 1, "cardinal"
+    return None
+
+
+def _read_number(tokens: Sequence[str], k: int, words: Words, *,
+                 allow_scaled_suffix: bool) -> tuple[Decimal | None, int, str]:
+    """The number written from token k on: (value, the token after it, cardinal|ordinal)."""
+    n = len(tokens)
+    if k >= n:
+        return None, k, "cardinal"
+    one_token = _one_token_number(tokens, k, words, allow_scaled_suffix=allow_scaled_suffix)
+    if one_token is not None:
+        return one_token
     total, current, seen, by_digits = Decimal(0), Decimal(0), False, False
     while k < n:
         token = tokens[k]

@@ -207,11 +207,13 @@ def test_the_floor_check_can_fail(monkeypatch):
                         "types:2 imports cli (face, above model)", "types:2 imports cli inside a function"]
 
 
-@pytest.mark.xfail(strict=True, reason="still over 60 lines: pipeline.check_quotes 94, diff.compare 77, "
-                   "normalize 65, "
-                   "numbers._read_number 62")
+# Still over 60 lines, and to be split: normalize's hot loop and pipeline.check_quotes. A ratchet: a new
+# long function, or one of these growing, fails; splitting one means taking it off this list.
+STILL_LONG = ["normalize.normalize: 65 lines", "pipeline.check_quotes: 94 lines"]
+
+
 def test_no_function_over_60_lines():
-    assert long_functions() == []
+    assert long_functions() == STILL_LONG
 
 
 @pytest.mark.xfail(strict=True, reason="cli.py has 606 lines: its help texts and nine commands")
