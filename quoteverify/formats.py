@@ -112,7 +112,9 @@ def open_docx(path: Path, data: bytes, limits: ArchiveLimits | None = None):
 
     check_archive(path, data, limits or ArchiveLimits.of())
     try:
-        return docx.Document(io.BytesIO(data))
+        document = docx.Document(io.BytesIO(data))
+        document.element.body  # noqa: B018 -- a main part that is no Word document has none
+        return document
     except Exception as exc:  # python-docx raises many types for damaged files
         raise InputError(f"{path}: not a readable .docx file ({type(exc).__name__}: {exc}); "
                          "re-save it from Word as .docx") from None

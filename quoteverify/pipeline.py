@@ -4,6 +4,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +12,7 @@ from .align import Aligner
 from .archive import ArchiveLimits
 from .cache import Cache
 from .classify import classify, coverage, needs_cosine
-from .config import Config, as_config
+from .config import Config, VerdictConfig, as_config
 from .corpus import Corpus, PreparedQuote, prepare_quote
 from .diff import compare
 from .embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder, cosines
@@ -86,60 +87,100 @@ def prepare(documents: tuple[Document, ...], config: Config, *, cache: Cache,
     return Prepared(corpus, index, aligner, len(windows))
 
 
+@lru_cache(maxsize=64)
+def _contract(language: str, verdict: VerdictConfig) -> Contract:
+    """The verdict contract of a language under some settings, made once."""
+    return Contract.of(language, verdict)
+
+
+def _say_unjudged(results: list[QuoteResult], unjudged: set[int]) -> None:
+    for k in sorted(unjudged):
+        language = f"'{results[k].language}'" if results[k].language else "an unknown language"
+        results[k].reasons.append(f"meaning not compared: the embedding model is not trained for {language} "
+                                  "(embed.languages)")
+
+
+def _align_and_compare(pq: PreparedQuote, quote: Quote, prepared: Prepared, config: Config,
+                       contract: Callable[[Alignment], Contract]) -> tuple[Alignment, Comparison]:
+    """Locate a quote the exact fast path did not, and name its differences."""
+    corpus = prepared.corpus
+    alignment = prepared.aligner.align(pq, corpus.by_id.get(quote.claimed_document))
+    target = alignment
+    if alignment.passage is not None and coverage(alignment) < config.verdict.min_coverage:
+        # Too little aligns for a quotation: compare with the passage it may paraphrase.
+        target = Alignment("passage", (alignment.passage,), alignment.quote_words)
+    return alignment, compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words,
+                              contract=contract(alignment))
+
+
+def _exact_pass(quote_list: Sequence[Quote], prepared: Prepared, prepared_quotes: dict[int, PreparedQuote]
+                ) -> tuple[dict[int, Alignment], list[int]]:
+    """Prepare each checkable quote (into ``prepared_quotes``) and look it up word for word:
+    (the exact alignments found, the quotes still to align)."""
+    exacts: dict[int, Alignment] = {}
+    rest: list[int] = []
+    for k, quote in enumerate(quote_list):
+        if quote.problem:
+            continue
+        pq = prepare_quote(quote.text, prepared.corpus)
+        prepared_quotes[k] = pq
+        exact = prepared.aligner.align_exact(pq, prepared.corpus.by_id.get(quote.claimed_document))
+        if exact is None:
+            rest.append(k)
+        else:
+            exacts[k] = exact
+    return exacts, rest
+
+
+def _cosine_scores(checked: Mapping[int, tuple[Alignment, Comparison]], quote_list: Sequence[Quote],
+                   own_languages: Sequence[str], corpus: Corpus, config: Config, embed: Embedder | None
+                   ) -> tuple[dict[int, float], set[int]]:
+    """The cosine of each quote whose verdict or confidence it can inform, and the quotes left without one
+    because the model was not trained for their language."""
+    needs = [k for k in sorted(checked) if needs_cosine(*checked[k], config.verdict)]
+    # A model not trained for a quote's language scores word pieces, not meaning: no cosine for such a quote.
+    unjudged = {k for k in needs if embed is not None
+                and not cosine_applies(_language(own_languages[k], checked[k][0], corpus,
+                                                 quote_list[k].claimed_document), config)}
+    needs = [k for k in needs if k not in unjudged]
+    if embed is None or not needs:
+        return {}, unjudged
+    values = cosines(embed, [(quote_list[k].text, checked[k][1].pieces_text) for k in needs])
+    return dict(zip(needs, values)), unjudged
+
+
 def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config, embed: Embedder | None, *,
                  own_languages: Sequence[str], progress: Progress | None = None,
                  lap: Callable[[str], None] | None = None, cached: ResultCache | None = None) -> list[QuoteResult]:
     """One result per quote, in order: the stages after indexing.
 
     Both the in-process run and a cluster worker (quoteverify.cluster) call this.
-    ``own_languages``: each quote's language as given (language.with_languages).
-    ``cached``: results kept between runs (see quoteverify.resultcache).
+    ``own_languages``: each quote's language as given; ``cached``: results kept between runs (resultcache).
     """
     lap = lap or (lambda stage: None)
-    corpus, index, aligner = prepared.corpus, prepared.index, prepared.aligner
+    corpus, index = prepared.corpus, prepared.index
     keys: dict[int, str] = {}
     reused: dict[int, QuoteResult] = {}
     prepared_quotes: dict[int, PreparedQuote] = {}
-    contracts: dict[str, Contract] = {}
+    own_languages = list(own_languages)  # told below for the quotes not found word for word
 
     def contract(k: int, alignment: Alignment) -> Contract:
-        language = _language(own_languages[k], alignment, corpus, quote_list[k].claimed_document)
-        if language not in contracts:
-            contracts[language] = Contract.of(language, config.verdict)
-        return contracts[language]
+        return _contract(_language(own_languages[k], alignment, corpus, quote_list[k].claimed_document),
+                         config.verdict)
 
     def check(k: int) -> tuple[Alignment, Comparison]:
-        pq = prepared_quotes[k]
-        alignment = aligner.align(pq, corpus.by_id.get(quote_list[k].claimed_document))
-        target = alignment
-        if alignment.passage is not None and coverage(alignment) < config.verdict.min_coverage:
-            # Too little aligns for a quotation: compare with the passage it may paraphrase.
-            target = Alignment("passage", (alignment.passage,), alignment.quote_words)
-        return alignment, compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words,
-                                  contract=contract(k, alignment))
+        return _align_and_compare(prepared_quotes[k], quote_list[k], prepared, config, lambda a: contract(k, a))
 
     # The exact fast path first, here; what it does not settle is aligned in parallel.
-    checked: dict[int, tuple[Alignment, Comparison]] = {}
-    exacts: dict[int, Alignment] = {}
-    rest: list[int] = []
-    for k, quote in enumerate(quote_list):
-        if quote.problem:
-            checked[k] = (Alignment("none", (), 0), Comparison((), None, ""))
-            continue
-        pq = prepare_quote(quote.text, corpus)
-        prepared_quotes[k] = pq
-        exact = aligner.align_exact(pq, corpus.by_id.get(quote.claimed_document))
-        if exact is None:
-            rest.append(k)
-        else:
-            exacts[k] = exact
+    checked: dict[int, tuple[Alignment, Comparison]] = {
+        k: (Alignment("none", (), 0), Comparison((), None, "")) for k, q in enumerate(quote_list) if q.problem}
+    exacts, rest = _exact_pass(quote_list, prepared, prepared_quotes)
     if cached is not None:
         keys = {k: cached.key(quote_list[k], config, embed, corpus, exact=exacts.get(k), language=own_languages[k])
                 for k in [*exacts, *rest]}
         reused = cached.load(keys)
         rest = [k for k in rest if k not in reused]
     # Only quotes not found word for word need their own language told: one that is is in its document's.
-    own_languages = list(own_languages)
     detect_quote_languages([s.document for s in corpus.sources], quote_list, own_languages, rest, config.language)
     for k, exact in exacts.items():
         if k not in reused:
@@ -155,16 +196,7 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
     prepared.index_seconds = index.build_seconds
     lap("align")
 
-    needs = [k for k in sorted(checked) if needs_cosine(*checked[k], config.verdict)]
-    # A model not trained for a quote's language scores word pieces, not meaning: no cosine for such a quote.
-    unjudged = {k for k in needs if embed is not None
-                and not cosine_applies(_language(own_languages[k], checked[k][0], corpus,
-                                                 quote_list[k].claimed_document), config)}
-    needs = [k for k in needs if k not in unjudged]
-    scores: dict[int, float] = {}
-    if embed is not None and needs:
-        values = cosines(embed, [(quote_list[k].text, checked[k][1].pieces_text) for k in needs])
-        scores = dict(zip(needs, values))
+    scores, unjudged = _cosine_scores(checked, quote_list, own_languages, corpus, config, embed)
     lap("embed")
 
     results = [
@@ -172,10 +204,7 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
         else _result(quote, *checked[k], scores.get(k), corpus, config, own_languages[k])
         for k, quote in enumerate(quote_list)
     ]
-    for k in sorted(unjudged):
-        language = f"'{results[k].language}'" if results[k].language else "an unknown language"
-        results[k].reasons.append(f"meaning not compared: the embedding model is not trained for {language} "
-                                  "(embed.languages)")
+    _say_unjudged(results, unjudged)
     if cached is not None:
         cached.save({keys[k]: results[k] for k in keys if k not in reused})
     lap("classify")

@@ -880,3 +880,32 @@ def test_a_qda_project_with_a_bomb_inside_is_refused_at_once(tmp_path: Path) -> 
     assert stderr.startswith(f"Error: {path}: refused: sources/notes.txt would unzip to ")
     assert stderr.endswith(" times its compressed size, more than the limit of 200 (limits.max_ratio in --config), "
                            "as zip bombs do\n")
+
+
+def test_a_docx_whose_main_part_is_no_word_document_is_one_line(tmp_path: Path) -> None:
+    # Found by the hostile-archive property test: python-docx opens it, then fails on a body it lacks.
+    import io
+    import zipfile
+
+    import docx
+
+    from quoteverify.errors import QuoteverifyError
+    from quoteverify.formats import extract
+
+    buffer = io.BytesIO()
+    document = docx.Document()
+    document.add_paragraph("hello")
+    document.save(buffer)
+    source = zipfile.ZipFile(io.BytesIO(buffer.getvalue()))
+    damaged = io.BytesIO()
+    with zipfile.ZipFile(damaged, "w") as archive:
+        for member in source.infolist():
+            data = source.read(member.filename)
+            main_part = member.filename == "word/document.xml"
+            archive.writestr(member, b"<?xml version='1.0'?><root/>" if main_part else data)
+    path = tmp_path / "x.docx"
+    path.write_bytes(damaged.getvalue())
+    with pytest.raises(QuoteverifyError) as raised:
+        extract(path, path.read_bytes())
+    assert str(raised.value) == (f"{path}: not a readable .docx file (AttributeError: 'lxml.etree._Element' object "
+                                 "has no attribute 'body'); re-save it from Word as .docx")
