@@ -116,8 +116,11 @@ def open_docx(path: Path, data: bytes, limits: ArchiveLimits | None = None):
         document.element.body  # noqa: B018 -- a main part that is no Word document has none
         return document
     except Exception as exc:  # python-docx raises many types for damaged files
-        raise InputError(f"{path}: not a readable .docx file ({type(exc).__name__}: {exc}); "
-                         "re-save it from Word as .docx") from None
+        raise _unreadable_docx(path, exc) from None
+
+
+def _unreadable_docx(path: Path, exc: Exception) -> InputError:
+    return InputError(f"{path}: not a readable .docx file ({type(exc).__name__}: {exc}); re-save it from Word as .docx")
 
 
 def _docx(path: Path, data: bytes, limits: ArchiveLimits | None) -> Extracted:
@@ -126,12 +129,16 @@ def _docx(path: Path, data: bytes, limits: ArchiveLimits | None) -> Extracted:
 
     document = open_docx(path, data, limits)
     lines = []
-    for block in document.iter_inner_content():
-        if isinstance(block, Table):
-            lines.extend(_table_rows(block))
-        else:
-            lines.append(block.text)
-    return Extracted("\n".join(lines), warnings=docx_warnings(path, document))
+    try:
+        for block in document.iter_inner_content():
+            if isinstance(block, Table):
+                lines.extend(_table_rows(block))
+            else:
+                lines.append(block.text)
+        warnings = docx_warnings(path, document)
+    except Exception as exc:  # python-docx raises many types for a body it cannot walk
+        raise _unreadable_docx(path, exc) from None
+    return Extracted("\n".join(lines), warnings=warnings)
 
 
 def docx_warnings(path: Path, document) -> tuple[str, ...]:
