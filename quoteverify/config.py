@@ -18,6 +18,7 @@ from typing import Any
 import yaml
 
 from .errors import ConfigError
+from .lexicon import AUTO, LANGUAGE_CODES
 
 
 def between(lo: float, hi: float) -> dict[str, Any]:
@@ -272,10 +273,8 @@ def _check(name: str, kind: Any, metadata: Mapping[str, Any], value: Any, source
 
 
 def _check_languages(name: str, value: Any, source: str, *, auto: bool) -> None:
-    from .language import AUTO, known_codes
-
     for code in value if isinstance(value, tuple) else [value]:
-        if not (isinstance(code, str) and (code in known_codes() or (auto and code == AUTO))):
+        if not (isinstance(code, str) and (code in LANGUAGE_CODES or (auto and code == AUTO))):
             kind = "auto or an ISO 639-1 code" if auto else "ISO 639-1 codes"
             raise ConfigError(f"{source}: '{name}' has {code!r}; use {kind} such as de, fr, en (lower case)")
 

@@ -21,10 +21,9 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from .lexicon import AUTO, LANGUAGE_CODES
 from .lexicon import languages as lexicon_languages
 from .types import Document, Quote
-
-AUTO = "auto"
 
 
 @lru_cache(maxsize=4)
@@ -39,13 +38,9 @@ def _detector(among: frozenset[str] | None = None) -> Any:
     return builder.with_low_accuracy_mode().build()
 
 
-@lru_cache(maxsize=1)
 def known_codes() -> frozenset[str]:
     """The ISO 639-1 codes the detector can name."""
-    # lingua takes seconds and hundreds of MB to load; only language detection needs it.
-    from lingua import Language
-
-    return frozenset(lang.iso_code_639_1.name.lower() for lang in Language.all())
+    return LANGUAGE_CODES
 
 
 def detect(text: str, *, min_confidence: float = 0.0, among: Iterable[str] | None = None) -> str | None:

@@ -26,6 +26,15 @@ _FILE_KEYS = {"negation": "negations", "quantifier": "quantifiers", "limiter": "
               "condition": "conditions", "reporting": "reporting"}
 APOSTROPHES = "'’ʼ`´"
 
+# The ISO 639-1 codes of the languages the detector (lingua) can name, as data: the config checks its language
+# settings against them without loading lingua (tests/test_language.py holds the two lists together).
+LANGUAGE_CODES = frozenset("""
+    af ar az be bg bn bs ca cs cy da de el en eo es et eu fa fi fr ga gu he hi hr hu hy id is it ja ka kk ko la lg
+    lt lv mi mk mn mr ms nb nl nn pa pl pt ro ru sk sl sn so sq sr st sv sw ta te th tl tn tr ts uk ur vi xh yo zh zu
+""".split())
+# The language setting that asks for detection instead of naming a language.
+AUTO = "auto"
+
 
 def _folder() -> Path:
     return Path(str(resources.files("quoteverify").joinpath("lexicons")))

@@ -142,6 +142,13 @@ def normalize(text: str) -> NormalizedText:
         pos = b
     if pos < len(text):
         emit_plain(pos, len(text))
+    return _with_offsets(text, pieces, shifts, lengths, out_len)
+
+
+def _with_offsets(text: str, pieces: list[str], shifts: list[int], lengths: list[int], out_len: int
+                  ) -> NormalizedText:
+    """The ``out_len`` normalized characters joined, with the offset of each into ``text``: segment by
+    segment, ``shifts`` is the original index minus the normalized one over ``lengths`` characters."""
     norm = "".join(pieces)
     kind = np.int32 if len(text) < 2**31 else np.int64  # half the memory for any real document
     offsets = np.arange(out_len, dtype=kind) + np.repeat(np.asarray(shifts, dtype=kind),

@@ -99,6 +99,13 @@ def test_known_codes() -> None:
     assert "xx" not in known_codes()
 
 
+def test_known_codes_are_the_detectors() -> None:
+    # The codes are data on the model floor, so the config checks a language without loading lingua.
+    from lingua import Language
+
+    assert known_codes() == {lang.iso_code_639_1.name.lower() for lang in Language.all()}
+
+
 @pytest.fixture()
 def docs_dir(tmp_path: Path) -> Path:
     folder = tmp_path / "docs"
