@@ -36,8 +36,9 @@ FLOOR = {
     "export": "renderers", "export.tables": "renderers", "export.excel": "renderers",
     "export.page": "renderers", "export.appendix": "renderers",
     "export.findings": "renderers", "export.escalation": "renderers", "export.review": "renderers",
-    # face: the command line and the package's front door
-    "cli": "face", "__main__": "face", "": "face",
+    # face: the command line and the package's front door; commands sequences the work of each command
+    # (it writes through the renderers, so it sits above them) and terminal prints it
+    "cli": "face", "commands": "face", "terminal": "face", "__main__": "face", "": "face",
 }
 
 # A renderer takes results as data: it imports the model and other renderers, no stage, pipeline or
@@ -205,6 +206,5 @@ def test_no_function_over_60_lines():
     assert long_functions() == []
 
 
-@pytest.mark.xfail(strict=True, reason="cli.py has 606 lines: its help texts and nine commands")
 def test_cli_is_thin():
     assert len(MODULES["cli"].read_text(encoding="utf-8").splitlines()) < MAX_CLI_LINES

@@ -12,7 +12,8 @@ from click.testing import CliRunner, Result
 
 import quoteverify
 from conftest import NO_EMBED, TINY_CORPUS
-from quoteverify.cli import _Progress, main
+from quoteverify.cli import main
+from quoteverify.terminal import ProgressBar
 from quoteverify.errors import InputError
 from quoteverify.load import check_claims, load_quotes
 from quoteverify.types import Quote
@@ -172,7 +173,7 @@ def test_verify_help_names_docs_and_quotes() -> None:
 
 
 def test_progress_counts_what_is_done() -> None:
-    progress = _Progress(True, file=io.StringIO())
+    progress = ProgressBar(True, file=io.StringIO())
     progress(40, 100)  # the exact fast path settled 40 at once
     assert progress.bar.pos == 40
     progress(56, 100)  # a worker's chunk of 16

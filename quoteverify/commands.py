@@ -1,0 +1,520 @@
+"""The commands of ``quoteverify``, one library function each: a typed request in, the work done in order,
+the messages said to a Console on the way, and a named Outcome back (its exit status).
+
+cli.py parses the arguments into a request and prints through the Console; errors are raised as
+QuoteverifyError (and a Ctrl-C as Interrupted) for the command line's one error handler to say.
+This is the face's library side: it sequences the application, the pipeline and the renderers.
+"""
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from functools import partial
+from pathlib import Path
+
+from . import __version__, application, load, pipeline
+from .archive import ArchiveLimits
+from .cache import default_dir as default_cache_dir
+from .cluster import parse_cluster, run_on_cluster
+from .config import Config, load_config
+from .decisions import Review
+from .errors import InputError
+from .export import write_results
+from .export.appendix import read_results, render_appendix, write_appendix
+from .export.escalation import ESCALATION_FORMATS, write_escalation
+from .export.findings import CARDS_FORMATS, FINDINGS_FORMATS, REPORT_FORMATS, write_cards, write_findings, write_report
+from .export.page import PAGE_FORMATS, load_results, write_page
+from .export.tables import FORMATS, check_output_path, jsonl_bytes
+from .extract import csv_bytes, extract_quotes, write_quotes
+from .findings import claim_cards, summarize_findings
+from .language import known_codes
+from .lexicon import AUTO
+from .load import LoadedQuotes
+from .manifest import Manifest, read_manifest, results_sha256
+from .review import carry_decisions, read_previous, read_review, review_bytes, write_review
+from .store import RECHECK_BELOW, Store, open_store
+from .transaction import OutputTransaction, output_transaction
+from .types import Progress, QuoteResult, Run, count_by_status
+from .wording import plural
+
+FAIL_ON = ("review", "unverified")
+# Warnings printed by a run; a messy table can have thousands (one per duplicate quote_id).
+WARNINGS_SHOWN = 50
+# Quotes named when --fail-on is hit; the outputs have them all.
+FAIL_ON_SHOWN = 10
+# Problem rows listed after the review summary; the output file has every row.
+REVIEW_SHOWN = 50
+
+
+@dataclass(frozen=True)
+class Console:
+    """Where a command's messages go: ``say`` a line on stderr; ``echo`` text and ``write`` bytes on stdout."""
+    say: Callable[[str], None]
+    echo: Callable[[str], None]
+    write: Callable[[bytes], object]
+    progress: Progress | None = None
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a command ended: its exit status, and the run it made, if any."""
+    exit_code: int = 0
+    run: Run | None = None
+
+
+class Interrupted(Exception):
+    """Ctrl-C during a command; ``replaced``: whether the outputs were all written by then."""
+
+    def __init__(self, replaced: bool = False) -> None:
+        super().__init__("Interrupted after the run was complete; all its outputs were written." if replaced
+                         else "Interrupted; no output was written or replaced.")
+
+
+def _interrupted(written: OutputTransaction | None) -> Interrupted:
+    # The renames at the end are not interrupted, so either every output of the run was replaced or none was.
+    return Interrupted(written is not None and bool(written.replaced))
+
+
+@dataclass(frozen=True)
+class VerifyRequest:
+    """The options of ``quoteverify verify``; ``paths`` is DOCS... QUOTES as given."""
+    paths: tuple[Path, ...]
+    outputs: tuple[Path, ...] = ()
+    config_path: Path | None = None
+    no_embed: bool = False
+    fail_on: str | None = None
+    sheet: str | None = None
+    previous: Path | None = None
+    manifest_path: Path | None = None
+    cache_dir: Path | None = None
+    no_cache: bool = False
+    findings_path: Path | None = None
+    report_path: Path | None = None
+    cards_path: Path | None = None
+    store_target: str | None = None
+    record: bool = False
+    quote_col: str | None = None
+    id_col: str | None = None
+    doc_col: str | None = None
+    speaker_col: str | None = None
+    finding_col: str | None = None
+    quiet: bool = False
+    language: str | None = None
+    cluster: str | None = None
+    command: str = ""  # the command line, for the manifest
+
+    @property
+    def named_columns(self) -> dict[str, str | None]:
+        return {"quote": self.quote_col, "quote_id": self.id_col, "document": self.doc_col,
+                "speaker": self.speaker_col, "finding": self.finding_col}
+
+
+def _warn(console: Console, warnings: Sequence[str]) -> None:
+    for warning in warnings[:WARNINGS_SHOWN]:
+        console.say(f"Warning: {warning}")
+    if len(warnings) > WARNINGS_SHOWN:
+        console.say(f"Warning: ... and {len(warnings) - WARNINGS_SHOWN} more (all in the manifest, with --manifest)")
+
+
+def _usable_cache(folder: Path, console: Console) -> Path | None:
+    """The cache folder, or None with a warning when it cannot be created: no run fails for its cache."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        console.say(f"Warning: cache folder {folder} cannot be used ({exc.strerror}); running without a cache")
+        return None
+    return folder
+
+
+def _check_outputs(inputs: Sequence[Path], outputs: Iterable[tuple[Path | None, Iterable[str] | None]]) -> None:
+    for path, suffixes in outputs:
+        if path is not None:
+            check_output_path(path, inputs=inputs, suffixes=suffixes)
+
+
+def _write_outputs(result: Run, outputs: Sequence[Path], console: Console) -> None:
+    """Write each output in the format its extension names; JSONL to stdout when there is none."""
+    findings = summarize_findings(result.results)
+    for output in outputs:
+        write_results(output, result.results, run=result, findings=findings)
+    if not outputs:
+        console.write(jsonl_bytes(result.results))
+
+
+def _write_findings(request: VerifyRequest, results: list[QuoteResult], checked_at: datetime,
+                    console: Console) -> None:
+    """The findings table, report and claim cards that were asked for."""
+    if request.findings_path is None and request.report_path is None and request.cards_path is None:
+        return
+    summary = summarize_findings(results)
+    for warning in summary.warnings:
+        console.say(f"Warning: {warning}")
+    if not summary.findings:
+        console.say("Warning: no quote names a finding (QUOTES has no 'finding' column, or it is empty); "
+                    "the findings outputs list none")
+    if request.findings_path is not None:
+        write_findings(request.findings_path, summary.findings)
+    if request.report_path is not None:
+        write_report(request.report_path, results, summary)
+    if request.cards_path is not None:
+        write_cards(request.cards_path, claim_cards(results, checked_at=checked_at))
+
+
+def _summary(result: Run, started: float, console: Console) -> None:
+    counts = count_by_status(result.results)
+    elapsed = time.perf_counter() - started
+    console.say(f"{len(result.results)} quotes: {counts['verified']} verified, {counts['review']} review, "
+                f"{counts['unverified']} unverified ({elapsed:.1f} s)")
+
+
+def _verify_paths(request: VerifyRequest) -> tuple[Path, ...]:
+    """DOCS... QUOTES as given, or a QDA project's coded segments with its own sources."""
+    paths = request.paths
+    if len(paths) == 1 and paths[0].suffix.lower() == ".qdpx":
+        paths = (paths[0], paths[0])
+    if len(paths) < 2:
+        raise InputError("give the documents (files or folders) and then the quote table, "
+                         "e.g. quoteverify verify transcripts/ quotes.csv -o results.xlsx")
+    if request.store_target is not None and request.record:
+        raise InputError("give --store TARGET or --record (the default store), not both")
+    return paths
+
+
+def language_code(code: str) -> str:
+    """A --language option as a code, or an error naming what to give."""
+    if code.strip().lower() not in known_codes() | {AUTO}:
+        raise InputError(f"--language {code!r} is not a language code; give auto or an ISO 639-1 code such as "
+                         "de, fr, en")
+    return code.strip().lower()
+
+
+def _verify_config(request: VerifyRequest) -> Config:
+    """The config of a verify run: the file, overridden by the command's options."""
+    overrides: dict = {"embed": {"enabled": False}} if request.no_embed else {}
+    named = request.named_columns
+    if any(named.values()):
+        overrides["columns"] = {k: v for k, v in named.items() if v}
+    if request.language is not None:
+        overrides["language"] = {"code": language_code(request.language)}
+    config = load_config(request.config_path, overrides or None)
+    if request.quiet:
+        # Read by huggingface_hub when transformers is first imported: no "Loading weights" bar either.
+        os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    return config
+
+
+def _load_quotes(request: VerifyRequest, path: Path, config: Config, console: Console) -> tuple[LoadedQuotes, bool]:
+    """The quote table, and whether its columns were described yet."""
+    quotes = load.load_quotes(path, sheet=request.sheet, columns=vars(config.columns),
+                              limits=ArchiveLimits.of(config))
+    # Said at once when a column was named, or when some are read as nothing (a "Participant" column
+    # that is not the speaker's would otherwise pass silently); else with the summary.
+    columns_said = any(request.named_columns.values()) or bool(quotes.unread_columns)
+    if quotes.used and not request.quiet and columns_said:
+        console.say(quotes.describe_columns())
+    if quotes.info and not request.quiet:
+        console.say(quotes.info)
+    return quotes, columns_said
+
+
+def _carry(result: Run, review: Review | None, previous: Path | None, *, quiet: bool, console: Console) -> None:
+    """--previous: the reviewer's decisions carried into this run's results."""
+    if review is None or previous is None:
+        return
+    carried = carry_decisions(result.results, review)
+    result.results = carried.results
+    if not quiet:
+        console.say(carried.summary(previous))
+    _warn(console, carried.warnings(previous, len(review.quotes)))
+
+
+def _record(store: Store | None, result: Run, checked_at: datetime, *, quiet: bool, console: Console) -> None:
+    if store is None:
+        return
+    with store:
+        run_id = store.record(result, time=checked_at)
+    if not quiet:
+        console.say(f"Recorded as run {run_id} in {store.location}")
+
+
+def _fail_on(results: Sequence[QuoteResult], fail_on: str | None, console: Console) -> int:
+    """1, naming the quotes that tripped --fail-on, if any did; else 0."""
+    if fail_on is None:
+        return 0
+    failing = ("unverified",) if fail_on == "unverified" else ("review", "unverified")
+    tripped = [r for r in results if r.status in failing]
+    if not tripped:
+        return 0
+    named = ", ".join(f"{r.quote_id} (row {r.row}, {r.status})" for r in tripped[:FAIL_ON_SHOWN])
+    more = f" and {len(tripped) - FAIL_ON_SHOWN} more" if len(tripped) > FAIL_ON_SHOWN else ""
+    console.say(f"Failed (--fail-on {fail_on}): {plural(len(tripped), 'quote')}: {named}{more}")
+    return 1
+
+
+@dataclass
+class _Prepared:
+    """What a verify run has read and opened before the (long) run starts."""
+    paths: tuple[Path, ...]
+    config: Config
+    quotes: LoadedQuotes
+    columns_said: bool
+    review: Review | None
+    store: Store | None
+    run: Callable[..., Run]  # the pipeline, here or on a cluster
+    checked_at: datetime
+
+
+def _prepare(request: VerifyRequest, paths: tuple[Path, ...], checked_at: datetime, console: Console) -> _Prepared:
+    """Everything that can fail before the run, checked before it: outputs, config, quotes, --previous, store."""
+    # Outputs first: a typo in a path must fail before the (long) run, and no input is ever overwritten.
+    inputs = [*paths, *(p for p in (request.config_path, request.previous) if p is not None)]
+    _check_outputs(inputs, [*((o, FORMATS) for o in request.outputs), (request.manifest_path, None)])
+    run: Callable[..., Run] = (pipeline.run if request.cluster is None
+                               else partial(run_on_cluster, cluster=parse_cluster(request.cluster)))
+    config = _verify_config(request)
+    quotes, columns_said = _load_quotes(request, paths[-1], config, console)
+    # Read before the (long) run so that a bad workbook or store fails at once.
+    review = read_previous(request.previous, limits=ArchiveLimits.of(config)) if request.previous else None
+    _check_outputs(inputs, [(request.findings_path, FINDINGS_FORMATS), (request.report_path, REPORT_FORMATS),
+                            (request.cards_path, CARDS_FORMATS)])
+    store = (open_store(request.store_target, busy_seconds=config.store.busy_seconds)
+             if request.store_target is not None or request.record else None)
+    return _Prepared(paths, config, quotes, columns_said, review, store, run, checked_at)
+
+
+def _run_and_write(request: VerifyRequest, ready: _Prepared, console: Console,
+                   written: list[OutputTransaction]) -> Run:
+    """The run, then its outputs as one transaction (noted in ``written``)."""
+    cache_dir = None if request.no_cache else _usable_cache(request.cache_dir or default_cache_dir(), console)
+    result = ready.run(list(ready.paths[:-1]), ready.quotes, ready.config, progress=console.progress,
+                       cache_dir=cache_dir)
+    _warn(console, result.warnings)
+    _carry(result, ready.review, request.previous, quiet=request.quiet, console=console)
+    # One transaction: every output complete, and the run recorded, before any file is replaced.
+    with output_transaction() as transaction:
+        written.append(transaction)
+        _write_outputs(result, request.outputs, console)
+        if request.manifest_path is not None:
+            application.write_manifest(request.manifest_path, result, quotes_path=ready.paths[-1],
+                                       sheet=request.sheet, outputs=request.outputs, command=request.command)
+        _write_findings(request, result.results, ready.checked_at, console)
+        _record(ready.store, result, ready.checked_at, quiet=request.quiet, console=console)
+    return result
+
+
+def verify(request: VerifyRequest, console: Console) -> Outcome:
+    """``quoteverify verify``: check the quotes against the documents, write the outputs, say the summary;
+    exit status 1 when --fail-on is hit."""
+    paths = _verify_paths(request)
+    started = time.perf_counter()
+    checked_at = datetime.now(timezone.utc)
+    written: list[OutputTransaction] = []
+    try:
+        ready = _prepare(request, paths, checked_at, console)
+        result = _run_and_write(request, ready, console, written)
+    except KeyboardInterrupt:
+        raise _interrupted(written[0] if written else None) from None
+    if written and written[0].interrupted:
+        raise _interrupted(written[0])
+    if not request.quiet:
+        if ready.quotes.used and not ready.columns_said:
+            console.say(ready.quotes.describe_columns())
+        _summary(result, started, console)
+    return Outcome(_fail_on(result.results, request.fail_on, console), result)
+
+
+@dataclass(frozen=True)
+class RerunRequest:
+    """The options of ``quoteverify rerun``."""
+    manifest_path: Path
+    outputs: tuple[Path, ...] = ()
+    new_manifest: Path | None = None
+    allow_changed: bool = False
+    command: str = ""  # the command line, for the new manifest
+
+
+def _rerun_inputs(request: RerunRequest, manifest: Manifest, console: Console) -> tuple[Path, ...]:
+    """Refuse a rerun on changed inputs unless allowed; the outputs to write, checked."""
+    base = request.manifest_path.parent
+    changes = application.changed_inputs(manifest, base=base)
+    for change in changes:
+        console.say(f"Changed: {change}")
+    if changes and not request.allow_changed:
+        raise InputError(f"{plural(len(changes), 'input')} changed since {request.manifest_path} was written, so "
+                         "this would not be the same run; nothing was run. Restore them, or pass --allow-changed "
+                         "to run on the files as they are")
+    if manifest.tool_version != __version__:
+        console.say(f"Warning: {request.manifest_path} was written by quoteverify {manifest.tool_version}; "
+                    f"this is {__version__}, whose results may differ")
+    outputs = request.outputs or application.recorded_outputs(manifest, base=base, source=request.manifest_path)
+    for output in outputs:
+        check_output_path(output, suffixes=FORMATS)
+    return outputs
+
+
+def rerun(request: RerunRequest, console: Console) -> Outcome:
+    """``quoteverify rerun``: repeat the run a manifest records and say whether the results are the same."""
+    started = time.perf_counter()
+    written: OutputTransaction | None = None
+    base = request.manifest_path.parent
+    try:
+        manifest = read_manifest(request.manifest_path)
+        outputs = _rerun_inputs(request, manifest, console)
+        result = application.rerun(manifest, base=base, progress=console.progress)
+        _warn(console, result.warnings)
+        with output_transaction() as written:
+            _write_outputs(result, outputs, console)
+            if request.new_manifest is not None:
+                table = manifest.quotes
+                application.write_manifest(request.new_manifest, result,
+                                           quotes_path=base / table.path if table else None,
+                                           sheet=(table.sheet or None) if table else None, outputs=outputs,
+                                           command=request.command)
+    except KeyboardInterrupt:
+        raise _interrupted(written) from None
+    if written is not None and written.interrupted:
+        raise _interrupted(written)
+    _summary(result, started, console)
+    if results_sha256(result.results) == manifest.results_sha256:
+        console.say("Results are identical to the recorded run.")
+    else:
+        recorded = manifest.summary.status
+        console.say(f"Results differ from the recorded run, which had {recorded['verified']} verified, "
+                    f"{recorded['review']} review, {recorded['unverified']} unverified.")
+    return Outcome(0, result)
+
+
+@dataclass(frozen=True)
+class RecheckRequest:
+    """The options of ``quoteverify recheck``."""
+    run_id: int
+    paths: tuple[Path, ...]
+    output: Path
+    store_target: str | None = None
+    below: float = RECHECK_BELOW
+
+
+def recheck(request: RecheckRequest, console: Console) -> Outcome:
+    """``quoteverify recheck``: check a recorded run's low-confidence quotes again; write the escalations."""
+    try:
+        check_output_path(request.output, inputs=request.paths, suffixes=ESCALATION_FORMATS)
+        with open_store(request.store_target, create=False) as store:
+            checked = application.recheck(store, request.run_id, list(request.paths), below=request.below,
+                                          cache_dir=default_cache_dir(), progress=console.progress)
+        for change in checked.changed_documents:
+            console.say(f"Changed since run {request.run_id}: {change}")
+        write_escalation(request.output, checked.escalations)
+    except KeyboardInterrupt:
+        raise Interrupted() from None
+    console.say(f"Rechecked {checked.rechecked} quotes of run {request.run_id} below {request.below:g}: "
+                f"{len(checked.escalations)} still below, written to {request.output}")
+    return Outcome()
+
+
+@dataclass(frozen=True)
+class ReviewRequest:
+    """The options of ``quoteverify review``."""
+    workbook: Path
+    output: Path | None = None
+
+
+def review(request: ReviewRequest, console: Console) -> Outcome:
+    """``quoteverify review``: the decisions of a reviewed workbook out as a file; its problem rows said."""
+    reviewed = read_review(request.workbook)
+    if request.output is not None:
+        write_review(request.output, reviewed)
+    else:
+        console.write(review_bytes(reviewed, suffix=".jsonl"))
+    console.say(reviewed.summary())
+    problems = reviewed.problems
+    for quote in problems[:REVIEW_SHOWN]:
+        console.say(f"  {quote.cell} (quote_id {quote.quote_id}): {quote.problem}")
+    if len(problems) > REVIEW_SHOWN:
+        console.say(f"  ... and {len(problems) - REVIEW_SHOWN} more; every row is in the output, with its problem")
+    return Outcome()
+
+
+@dataclass(frozen=True)
+class ReportRequest:
+    """The options of ``quoteverify report``."""
+    results_path: Path
+    output: Path
+    title: str = "quoteverify review"
+
+
+def report(request: ReportRequest, console: Console) -> Outcome:
+    """``quoteverify report``: the review page of a run's JSONL."""
+    check_output_path(request.output, inputs=[request.results_path], suffixes=PAGE_FORMATS)
+    results = load_results(request.results_path)
+    write_page(request.output, results, title=request.title)
+    console.say(f"{request.output}: review page of {len(results)} quotes")
+    return Outcome()
+
+
+@dataclass(frozen=True)
+class AppendixRequest:
+    """The options of ``quoteverify appendix``."""
+    results_path: Path
+    manifest_path: Path
+    output: Path | None = None
+
+
+def appendix(request: AppendixRequest, console: Console) -> Outcome:
+    """``quoteverify appendix``: the methods paragraph and table of quotes, to a file or as Markdown text."""
+    manifest = read_manifest(request.manifest_path)
+    results = read_results(request.results_path, manifest=manifest)
+    findings = summarize_findings(results)
+    name = request.manifest_path.name
+    if request.output is not None:
+        write_appendix(request.output, results, manifest, manifest_name=name, findings=findings)
+    else:
+        console.echo(render_appendix(results, manifest, manifest_name=name, findings=findings))
+    return Outcome()
+
+
+@dataclass(frozen=True)
+class ExtractRequest:
+    """The options of ``quoteverify extract``."""
+    manuscript: Path
+    output: Path | None = None
+    min_words: int | None = None
+    config_path: Path | None = None
+
+
+def extract(request: ExtractRequest, console: Console) -> Outcome:
+    """``quoteverify extract``: the quotes of a manuscript as a quote table."""
+    config = load_config(request.config_path,
+                         {"extract": {"min_words": request.min_words}} if request.min_words is not None else None)
+    extraction = extract_quotes(request.manuscript, min_words=config.extract.min_words)
+    for warning in extraction.warnings:
+        console.say(f"Warning: {warning}")
+    if request.output is not None:
+        write_quotes(request.output, extraction)
+    else:
+        console.write(csv_bytes(extraction))
+    console.say(extraction.summary())
+    return Outcome()
+
+
+@dataclass(frozen=True)
+class RunsRequest:
+    """The options of ``quoteverify runs``."""
+    store_target: str | None = None
+
+
+def runs(request: RunsRequest, console: Console) -> Outcome:
+    """``quoteverify runs``: the runs recorded in the audit store as a table, oldest first."""
+    with open_store(request.store_target, create=False) as store:
+        recorded = store.runs()
+    if not recorded:
+        console.say(f"No runs recorded in {store.location}.")
+        return Outcome()
+    console.echo(f"{'run':>5}  {'time (UTC)':<25}  {'version':<8}  {'quotes':>6}  {'verified':>8}  {'review':>6}  "
+                 f"{'unverified':>10}  {'documents':>9}  embedder\n")
+    for r in recorded:
+        console.echo(f"{r.run_id:>5}  {r.time:<25}  {r.version:<8}  {r.quotes:>6}  {r.verified:>8}  "
+                     f"{r.review:>6}  {r.unverified:>10}  {len(r.corpus):>9}  {r.embedder or 'none'}\n")
+    return Outcome()
