@@ -183,7 +183,7 @@ def _verify_paths(request: VerifyRequest) -> tuple[Path, ...]:
     return paths
 
 
-def language_code(code: str) -> str:
+def _language_code(code: str) -> str:
     """A --language option as a code, or an error naming what to give."""
     if code.strip().lower() not in known_codes() | {AUTO}:
         raise InputError(f"--language {code!r} is not a language code; give auto or an ISO 639-1 code such as "
@@ -198,7 +198,7 @@ def _verify_config(request: VerifyRequest) -> Config:
     if any(named.values()):
         overrides["columns"] = {k: v for k, v in named.items() if v}
     if request.language is not None:
-        overrides["language"] = {"code": language_code(request.language)}
+        overrides["language"] = {"code": _language_code(request.language)}
     config = load_config(request.config_path, overrides or None)
     if request.quiet:
         # Read by huggingface_hub when transformers is first imported: no "Loading weights" bar either.
@@ -254,7 +254,7 @@ def _fail_on(results: Sequence[QuoteResult], fail_on: str | None, console: Conso
     return 1
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Prepared:
     """What a verify run has read and opened before the (long) run starts."""
     paths: tuple[Path, ...]
@@ -285,24 +285,24 @@ def _prepare(request: VerifyRequest, paths: tuple[Path, ...], checked_at: dateti
     return _Prepared(paths, config, quotes, columns_said, review, store, run, checked_at)
 
 
-def _run_and_write(request: VerifyRequest, ready: _Prepared, console: Console,
-                   written: list[OutputTransaction]) -> Run:
-    """The run, then its outputs as one transaction (noted in ``written``)."""
+def _run(request: VerifyRequest, ready: _Prepared, console: Console) -> Run:
+    """The run, its warnings said, and the --previous decisions carried into it."""
     cache_dir = None if request.no_cache else _usable_cache(request.cache_dir or default_cache_dir(), console)
     result = ready.run(list(ready.paths[:-1]), ready.quotes, ready.config, progress=console.progress,
                        cache_dir=cache_dir)
     _warn(console, result.warnings)
     _carry(result, ready.review, request.previous, quiet=request.quiet, console=console)
-    # One transaction: every output complete, and the run recorded, before any file is replaced.
-    with output_transaction() as transaction:
-        written.append(transaction)
-        _write_outputs(result, request.outputs, console)
-        if request.manifest_path is not None:
-            application.write_manifest(request.manifest_path, result, quotes_path=ready.paths[-1],
-                                       sheet=request.sheet, outputs=request.outputs, command=request.command)
-        _write_findings(request, result.results, ready.checked_at, console)
-        _record(ready.store, result, ready.checked_at, quiet=request.quiet, console=console)
     return result
+
+
+def _write(request: VerifyRequest, ready: _Prepared, result: Run, console: Console) -> None:
+    """Every output asked for, and the run recorded in the store."""
+    _write_outputs(result, request.outputs, console)
+    if request.manifest_path is not None:
+        application.write_manifest(request.manifest_path, result, quotes_path=ready.paths[-1],
+                                   sheet=request.sheet, outputs=request.outputs, command=request.command)
+    _write_findings(request, result.results, ready.checked_at, console)
+    _record(ready.store, result, ready.checked_at, quiet=request.quiet, console=console)
 
 
 def verify(request: VerifyRequest, console: Console) -> Outcome:
@@ -311,14 +311,17 @@ def verify(request: VerifyRequest, console: Console) -> Outcome:
     paths = _verify_paths(request)
     started = time.perf_counter()
     checked_at = datetime.now(timezone.utc)
-    written: list[OutputTransaction] = []
+    written: OutputTransaction | None = None
     try:
         ready = _prepare(request, paths, checked_at, console)
-        result = _run_and_write(request, ready, console, written)
+        result = _run(request, ready, console)
+        # One transaction: every output complete, and the run recorded, before any file is replaced.
+        with output_transaction() as written:
+            _write(request, ready, result, console)
     except KeyboardInterrupt:
-        raise _interrupted(written[0] if written else None) from None
-    if written and written[0].interrupted:
-        raise _interrupted(written[0])
+        raise _interrupted(written) from None
+    if written is not None and written.interrupted:
+        raise _interrupted(written)
     if not request.quiet:
         if ready.quotes.used and not ready.columns_said:
             console.say(ready.quotes.describe_columns())

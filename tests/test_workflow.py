@@ -11,11 +11,12 @@ import pytest
 from click.testing import CliRunner, Result
 
 import quoteverify
+from quoteverify import commands
 from conftest import NO_EMBED, TINY_CORPUS
 from quoteverify.cli import main
-from quoteverify.terminal import ProgressBar
 from quoteverify.errors import InputError
 from quoteverify.load import check_claims, load_quotes
+from quoteverify.terminal import ProgressBar
 from quoteverify.types import Quote
 
 MARIA = "The committee did not approve the budget until March."
@@ -192,6 +193,24 @@ def test_fail_on_names_the_quotes(corpus_dir: Path, tmp_path: Path) -> None:
                              "unverified), u2 (row 5, unverified), u3 (row 6, unverified), u4 (row 7, unverified), "
                              "u5 (row 8, unverified), u6 (row 9, unverified), u7 (row 10, unverified), "
                              "u8 (row 11, unverified), u9 (row 12, unverified) and 2 more\n")
+
+
+def test_a_command_is_one_library_call(corpus_dir: Path, tmp_path: Path) -> None:
+    # What `verify --fail-on review -q` does, without click: a typed request in, the messages said on the way,
+    # and the exit status as the outcome.
+    said: list[str] = []
+    out = io.BytesIO()
+    console = commands.Console(say=said.append, echo=pytest.fail, write=out.write)
+    table = write(tmp_path / "q.csv", f"id,quote\nok,{MARIA}\nbad,Nobody said this sentence at all.\n")
+    request = commands.VerifyRequest(paths=(corpus_dir, table), no_embed=True, no_cache=True, quiet=True,
+                                     fail_on="review")
+    outcome = commands.verify(request, console)
+    assert outcome.exit_code == 1 and [r.status for r in outcome.run.results] == ["verified", "unverified"]
+    assert said == ["Failed (--fail-on review): 1 quote: bad (row 3, unverified)"]
+    assert [json.loads(line)["quote_id"] for line in out.getvalue().splitlines()] == ["ok", "bad"]
+    with pytest.raises(InputError, match="give --store TARGET or --record"):
+        commands.verify(commands.VerifyRequest(paths=(corpus_dir, table), store_target="s.sqlite", record=True),
+                        console)
 
 
 def test_no_loading_bar_when_stderr_is_not_a_terminal() -> None:
