@@ -12,7 +12,6 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from . import __version__
 from .config import Config, load_config
 from .embed import Embedder, model_path
 from .errors import ConfigError, InputError
@@ -38,6 +37,7 @@ from .rows import to_frame
 from .store import RECHECK_BELOW, CorpusFile, Store, StoreError
 from .transaction import write_bytes_atomic
 from .types import Escalation, Progress, Recheck, Run
+from .version import __version__
 
 
 def verify_frame(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None,

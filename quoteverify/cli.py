@@ -7,11 +7,12 @@ from typing import Any
 
 import click
 
-from . import __version__, commands
+from . import commands
 from .commands import FAIL_ON, Outcome
 from .errors import QuoteverifyError
 from .store import RECHECK_BELOW
 from .terminal import command_line, console
+from .version import __version__
 
 
 class _Group(click.Group):

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
 
-from . import __version__, application, load, pipeline
+from . import application, load, pipeline
 from .archive import ArchiveLimits
 from .cache import default_dir as default_cache_dir
 from .cluster import parse_cluster, run_on_cluster
@@ -38,6 +38,7 @@ from .review import carry_decisions, read_previous, read_review, review_bytes, w
 from .store import RECHECK_BELOW, Store, open_store
 from .transaction import OutputTransaction, output_transaction
 from .types import Progress, QuoteResult, Run, count_by_status
+from .version import __version__
 from .wording import plural
 
 FAIL_ON = ("review", "unverified")

@@ -36,13 +36,13 @@ from typing import TYPE_CHECKING, Any
 
 from platformdirs import user_data_path
 
-from . import __version__
 from .config import load_config
 from .display import displayable_data
 from .errors import QuoteverifyError
 from .findings import timestamp
 from .load import quotes_from_records
 from .types import BAND_MEDIUM, Quote, QuoteResult, count_by_status
+from .version import __version__
 
 if TYPE_CHECKING:
     from .types import Run

@@ -19,7 +19,7 @@ FLOOR = {
     # model: named results, errors, settings, and the plumbing everything shares
     "types": "model", "errors": "model", "config": "model", "cache": "model", "tempfiles": "model",
     "transaction": "model", "display": "model", "archive": "model", "lexicon": "model",
-    "resultcache": "model", "rows": "model", "manifest": "model", "wording": "model",
+    "resultcache": "model", "rows": "model", "manifest": "model", "wording": "model", "version": "model",
     # sources: reading documents and quotes, and the text they are made of
     "load": "sources", "formats": "sources", "qdpx": "sources", "turns": "sources", "normalize": "sources",
     "tokenize": "sources", "numbers": "sources", "language": "sources", "corpus": "sources",
@@ -103,18 +103,13 @@ def _imports(module: str) -> list[tuple[ast.Import | ast.ImportFrom, bool]]:
     return found
 
 
-def _is_version(module: str, node: ast.AST, target: str) -> bool:
-    # The version is set in __init__ before it imports anything, so any module may read it.
-    return target == "" and isinstance(node, ast.ImportFrom) and [a.name for a in node.names] == ["__version__"]
-
-
 def forbidden_imports() -> list[str]:
     problems = []
     for module in MODULES:
         floor = FLOORS.index(FLOOR[module])
         for node, local in _imports(module):
             for target in _targets(module, node):
-                if target == module or _is_version(module, node, target):
+                if target == module:
                     continue
                 where = f"{module or 'quoteverify'}:{node.lineno} imports {target or 'quoteverify'}"
                 if FLOORS.index(FLOOR[target]) > floor:

@@ -35,6 +35,7 @@ from ..types import (
     count_by_status,
     fingerprint,
 )
+from ..version import __version__
 
 FINDINGS_SHEET = "Findings"
 FINDINGS_WIDTHS = {"finding": 50, "note": 60}  # characters; the other columns fit their header
@@ -534,8 +535,6 @@ METHOD_WIDTH = 70
 
 
 def _write_method(sheet, results: list[QuoteResult], run, styles: _Styles) -> None:
-    from .. import __version__
-
     sheet.column_dimensions["A"].width = 28
     sheet.column_dimensions["B"].width = METHOD_WIDTH
     sheet.column_dimensions["C"].width = 14
