@@ -32,7 +32,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from quoteverify.cluster import connect, parse_cluster, run_on_cluster  # noqa: E402
-from quoteverify.export.tables import jsonl_bytes  # noqa: E402
+from quoteverify.rows import jsonl_bytes  # noqa: E402
 from quoteverify.load import load_documents, load_quotes  # noqa: E402
 from quoteverify.pipeline import run  # noqa: E402
 from quoteverify.types import Document  # noqa: E402

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from quoteverify import QuoteResult, run
 from quoteverify.export.excel import write_workbook
-from quoteverify.export.tables import jsonl_bytes
+from quoteverify.rows import jsonl_bytes
 
 DEFAULT_SET = Path("/work/shared/bench/scale")
 

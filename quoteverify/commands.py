@@ -27,16 +27,17 @@ from .export.appendix import read_results, render_appendix, write_appendix
 from .export.escalation import ESCALATION_FORMATS, write_escalation
 from .export.findings import CARDS_FORMATS, FINDINGS_FORMATS, REPORT_FORMATS, write_cards, write_findings, write_report
 from .export.page import PAGE_FORMATS, load_results, write_page
-from .export.tables import FORMATS, check_output_path, jsonl_bytes
-from .extract import csv_bytes, extract_quotes, write_quotes
+from .export.tables import FORMATS
+from .extract import extract_quotes, quotes_csv_bytes, write_quotes
 from .findings import claim_cards, summarize_findings
 from .language import known_codes
 from .lexicon import AUTO
 from .load import LoadedQuotes
 from .manifest import Manifest, read_manifest, results_sha256
 from .review import carry_decisions, read_previous, read_review, review_bytes, write_review
+from .rows import jsonl_bytes
 from .store import RECHECK_BELOW, Store, open_store
-from .transaction import OutputTransaction, output_transaction
+from .transaction import OutputTransaction, check_output_path, output_transaction
 from .types import Progress, QuoteResult, Run, count_by_status
 from .version import __version__
 from .wording import plural
@@ -498,7 +499,7 @@ def extract(request: ExtractRequest, console: Console) -> Outcome:
     if request.output is not None:
         write_quotes(request.output, extraction)
     else:
-        console.write(csv_bytes(extraction))
+        console.write(quotes_csv_bytes(extraction))
     console.say(extraction.summary())
     return Outcome()
 

@@ -47,7 +47,7 @@ NUMBER_SIGNS = frozenset("-+%$€£¥°‰")
 _DIGIT = re.compile(r"\d")
 # What may stand before a sentence's first word: an end mark, an opening
 # bracket or quote, a dash, a stage direction like "(laughs)", or nothing.
-_SENTENCE_END = re.compile(r"(?:[.!?:;\"(\[\-]|\([^()]{0,30}\)|\[[^\[\]]{0,30}\])\s*$|^\s*$")
+_BOUNDARY_BEFORE = re.compile(r"(?:[.!?:;\"(\[\-]|\([^()]{0,30}\)|\[[^\[\]]{0,30}\])\s*$|^\s*$")
 # "Dr. Okafor": the point after a title ends no sentence.
 _TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|Rev|Sr|Jr|St|Gen|Col|Capt|Lt|Sgt|Hon)\.\s*$")
 # A sentence ends at . ! or ? (and the quotes or brackets closing it) before a space or the end.
@@ -422,7 +422,7 @@ class _Differ:
             if not word[:1].isupper() or word.isupper() or straight(word).startswith("i'") or word == "I":
                 continue
             before = original[max(0, a - 40):a]
-            if _SENTENCE_END.search(before) and not _TITLE.search(before):
+            if _BOUNDARY_BEFORE.search(before) and not _TITLE.search(before):
                 continue
             names.add(t.text)
         return frozenset(names)

@@ -33,7 +33,7 @@ from .tokenize import WORD
 from .transaction import check_output_path, write_bytes_atomic
 
 MANUSCRIPT_SUFFIXES = (".docx", ".md", ".txt")
-COLUMNS = ("quote_id", "quote", "speaker", "context")
+QUOTE_TABLE_COLUMNS = ("quote_id", "quote", "speaker", "context")
 CONTEXT_CHARS = 80  # of the manuscript either side of a quote, in the context column
 
 
@@ -90,7 +90,7 @@ _TAG_AFTER = re.compile(rf"[ \t]*[,.;:!?]?[ \t]*{_TAG}(?(dash)(?=[.;:!?)]|,[ \t]
 _TAG_AT_END = re.compile(rf"(?:^|[ \t\n]){_TAG})[ \t]*\.?[ \t]*$")
 _CITATION = re.compile(r"\b(?:1[5-9]|20)\d{2}[a-z]?\b|\bpp?\.[ \t]*\d|\bibid\b|\bet al\b", re.IGNORECASE)
 # Brackets that belong to the quote or the author, not a participant: "(Laughs)", "[emphasis added]".
-_ASIDE = re.compile(r"(?i)^(?:laugh\w*|pause\w*|sigh\w*|inaudible|crosstalk|sic|emphasis\b.*|original\b.*)$")
+_STAGE_DIRECTION = re.compile(r"(?i)^(?:laugh\w*|pause\w*|sigh\w*|inaudible|crosstalk|sic|emphasis\b.*|original\b.*)$")
 _ENCLOSED = re.compile(r"^[“\"«]\s?(.*?)\s?[”\"»]$", re.DOTALL)
 
 
@@ -102,7 +102,7 @@ def _tag(m: re.Match | None) -> str:
     tag = (m["paren"] or m["bracket"] or m["dash"] or "").strip()
     if _CITATION.search(tag):
         return tag
-    return tag if (tag[:1].isupper() or tag[:1].isdigit()) and not _ASIDE.match(tag) else ""
+    return tag if (tag[:1].isupper() or tag[:1].isdigit()) and not _STAGE_DIRECTION.match(tag) else ""
 
 
 def _words(text: str) -> int:
@@ -303,11 +303,11 @@ def extract_quotes(path: str | Path, *, min_words: int) -> Extraction:
     return _quotes_in(paragraphs, source=str(path), min_words=min_words, warnings=tuple(warnings))
 
 
-def csv_bytes(extraction: Extraction) -> bytes:
+def quotes_csv_bytes(extraction: Extraction) -> bytes:
     """The quote table: quote_id, quote, speaker, context; read back by ``quoteverify verify``."""
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(COLUMNS)
+    writer.writerow(QUOTE_TABLE_COLUMNS)
     for quote in extraction.quotes:
         writer.writerow([quote.quote_id, quote.quote, quote.speaker, quote.context])
     return buffer.getvalue().encode("utf-8")
@@ -317,5 +317,5 @@ def write_quotes(path: str | Path, extraction: Extraction) -> None:
     """Write the quote table as CSV, never over the manuscript (atomically: an interrupted run leaves no
     half-written file)."""
     check_output_path(path, inputs=[extraction.source], suffixes=(".csv",))
-    data = csv_bytes(extraction)
+    data = quotes_csv_bytes(extraction)
     write_bytes_atomic(Path(path), data)

@@ -36,7 +36,7 @@ from .types import Document, Quote
 
 QUOTE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".jsonl", ".txt", ".qdpx")
 PROJECT_SUFFIX = ".qdpx"  # a REFI-QDA project: documents and quotes both (see quoteverify.qdpx)
-COLUMNS = {
+COLUMN_ALIASES = {
     "quote": ("quote", "text", "quotation", "quote_text", "content"),
     "quote_id": ("quote_id", "id", "qid"),
     "document": ("document", "source", "doc", "doc_id", "claimed_document", "source_document", "transcript"),
@@ -242,7 +242,7 @@ def _find_column(header: list[str], name: str) -> str | None:
     for h in header:
         if h is not None:
             lowered.setdefault(_key(h), h)
-    for alias in COLUMNS[name]:
+    for alias in COLUMN_ALIASES[name]:
         if alias in lowered:
             return lowered[alias]
     return None
@@ -262,13 +262,13 @@ def _named_column(header: list[str], given: str, name: str, source: str) -> str:
 def resolve_columns(header: list[str], source: str, columns: Mapping[str, str] | None = None
                     ) -> dict[str, str | None]:
     """The table's column for each field: the one named in ``columns`` (field -> column name; empty
-    means look for the usual names), else the first of COLUMNS' names the header has."""
+    means look for the usual names), else the first of COLUMN_ALIASES' names the header has."""
     given = {k: v for k, v in (columns or {}).items() if v}
     unknown = sorted(set(given) - set(COLUMN_OPTIONS))
     if unknown:
         raise InputError(f"unknown column field(s) {', '.join(unknown)}; name {', '.join(COLUMN_OPTIONS)}")
     found = {name: _named_column(header, given[name], name, source) if name in given
-             else _find_column(header, name) for name in COLUMNS}
+             else _find_column(header, name) for name in COLUMN_ALIASES}
     taken: dict[str, str] = {}
     for name, column in found.items():
         if column is not None and name in given:
@@ -279,12 +279,12 @@ def resolve_columns(header: list[str], source: str, columns: Mapping[str, str] |
             found[name] = None
     if found["quote"] is None:
         listed = ", ".join(repr(h) for h in header) or "none"
-        raise InputError(f"{source}: no quote column (looked for {', '.join(COLUMNS['quote'])}); "
+        raise InputError(f"{source}: no quote column (looked for {', '.join(COLUMN_ALIASES['quote'])}); "
                          f"found columns: {listed}; name it with --quote-col")
     return found
 
 
-def _cell(value: Any) -> str:
+def _cell_text(value: Any) -> str:
     if value is None or (isinstance(value, float) and math.isnan(value)):  # NaN: pandas' empty cell
         return ""
     if isinstance(value, float) and value.is_integer():
@@ -299,7 +299,7 @@ def _column_names(header: Iterable[Any]) -> list[str]:
     so that no cell is lost to another of the same name."""
     names: list[str] = []
     for number, cell in enumerate(header, start=1):
-        name = _cell(cell) if _cell(cell).strip() else f"column {number}"
+        name = _cell_text(cell) if _cell_text(cell).strip() else f"column {number}"
         base, k = name, 1
         while name in names:
             k += 1
@@ -310,7 +310,7 @@ def _column_names(header: Iterable[Any]) -> list[str]:
 
 def _finding_confidence(value: Any, source: str, row: int) -> float | None:
     """The stated confidence in a quote's finding (0 to 1); None when the cell is empty."""
-    text = _cell(value).strip()
+    text = _cell_text(value).strip()
     if not text:
         return None
     try:
@@ -337,8 +337,8 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
     warnings: list[str] = []
     ids: dict[str, int] = {}
     for row, record in records:
-        text = _cell(record.get(quote_col) if quote_col is not None else None)
-        qid = _cell(record.get(cols["quote_id"])).strip() if cols["quote_id"] else ""
+        text = _cell_text(record.get(quote_col) if quote_col is not None else None)
+        qid = _cell_text(record.get(cols["quote_id"])).strip() if cols["quote_id"] else ""
         qid = qid or f"row{row}"
         if qid in ids:
             new_id = qid
@@ -348,17 +348,17 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
             warnings.append(f"{source}: row {row}: duplicate quote_id '{qid}' renamed '{new_id}'")
             qid = new_id
         ids[qid] = ids.get(qid, 1)
-        extra = tuple((str(k), _cell(v)) for k, v in record.items() if k not in used and k is not None)
+        extra = tuple((str(k), _cell_text(v)) for k, v in record.items() if k not in used and k is not None)
         problem = (problems or {}).get(row) or ("" if text.strip() else "empty quote: nothing to verify")
         quotes.append(Quote(
             row=row, quote_id=qid, text=text,
-            claimed_document=_cell(record.get(cols["document"])).strip() if cols["document"] else "",
-            speaker=_cell(record.get(cols["speaker"])).strip() if cols["speaker"] else "",
-            finding=_cell(record.get(cols["finding"])).strip() if cols["finding"] else "",
+            claimed_document=_cell_text(record.get(cols["document"])).strip() if cols["document"] else "",
+            speaker=_cell_text(record.get(cols["speaker"])).strip() if cols["speaker"] else "",
+            finding=_cell_text(record.get(cols["finding"])).strip() if cols["finding"] else "",
             extra=extra, problem=problem,
             finding_confidence=_finding_confidence(record.get(cols["finding_confidence"]), source, row)
             if cols["finding_confidence"] else None,
-            language=_cell(record.get(cols["language"])).strip() if cols["language"] else ""))
+            language=_cell_text(record.get(cols["language"])).strip() if cols["language"] else ""))
     return quotes, warnings
 
 
@@ -470,7 +470,7 @@ def _xlsx_records(path: Path, data: bytes, sheet: str | None, columns: Mapping[s
                 and len(book.sheetnames) > 1):
             others = ", ".join(f"'{name}'" for name in book.sheetnames if name != ws.title)
             raise InputError(f"{path}: sheet '{ws.title}' has no quote column (looked for "
-                             f"{', '.join(COLUMNS['quote'])}; found {', '.join(map(repr, header)) or 'none'}); "
+                             f"{', '.join(COLUMN_ALIASES['quote'])}; found {', '.join(map(repr, header)) or 'none'}); "
                              f"other sheets: {others}; choose one with --sheet")
         records = []
         for number, values in rows:

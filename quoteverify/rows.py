@@ -15,7 +15,7 @@ from typing import Any
 from .types import QuoteResult
 
 # Columns of CSV and DataFrames, in this order; lists are JSON-encoded in CSV.
-COLUMNS = ("quote_id", "row", "status", "match_type", "confidence", "band", "quote", "claimed_document",
+RESULT_COLUMNS = ("quote_id", "row", "status", "match_type", "confidence", "band", "quote", "claimed_document",
            "document", "start", "end", "line", "speaker", "timestamp", "language", "matched_text",
            "context_before", "context_after", "reasons", "differences", "bm25_score", "bm25_ratio", "cosine",
            "match_ratio",
@@ -24,7 +24,7 @@ COLUMNS = ("quote_id", "row", "status", "match_type", "confidence", "band", "quo
 
 
 def flat_row(result: QuoteResult) -> dict[str, Any]:
-    row = {c: getattr(result, c) for c in COLUMNS}
+    row = {c: getattr(result, c) for c in RESULT_COLUMNS}
     for key, value in result.extra.items():
         # A column of the quote table named like a result column ("status", "line") is kept beside it.
         while key in row:
@@ -44,7 +44,7 @@ def to_frame(results: Iterable[QuoteResult]):
     import pandas as pd
 
     rows = [flat_row(r) for r in results]
-    columns = list(COLUMNS) + sorted({k for r in rows for k in r} - set(COLUMNS))
+    columns = list(RESULT_COLUMNS) + sorted({k for r in rows for k in r} - set(RESULT_COLUMNS))
     frame = pd.DataFrame(rows, columns=columns)
     return frame.astype({c: "Int64" for c in INTEGER_COLUMNS})
 
@@ -79,13 +79,13 @@ def spreadsheet_safe(value: Any) -> Any:
 
 def csv_bytes(results: list[QuoteResult]) -> bytes:
     rows = [flat_row(r) for r in results]
-    extra = sorted({k for r in rows for k in r} - set(COLUMNS))
+    extra = sorted({k for r in rows for k in r} - set(RESULT_COLUMNS))
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow([spreadsheet_safe(column) for column in list(COLUMNS) + extra])
+    writer.writerow([spreadsheet_safe(column) for column in list(RESULT_COLUMNS) + extra])
     for row in rows:
         values = []
-        for column in list(COLUMNS) + extra:
+        for column in list(RESULT_COLUMNS) + extra:
             value = row.get(column)
             if isinstance(value, (list, dict)):
                 value = json.dumps(value, ensure_ascii=False)

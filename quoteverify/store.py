@@ -320,13 +320,13 @@ class Store:
 
     def results(self, run_id: int) -> list[QuoteResult]:
         """The results of run ``run_id``, in input order, as they were recorded."""
-        return [_result(row) for row in self._rows(run_id)]
+        return [_stored_result(row) for row in self._rows(run_id)]
 
     def quotes(self, run_id: int) -> list[Quote]:
         """The quotes of run ``run_id`` as the quote table gave them, in input order, to check again."""
         records = []
         for row in self._rows(run_id):
-            result = _result(row)
+            result = _stored_result(row)
             confidence = result.finding_confidence
             records.append((result.row, {
                 **result.extra, "quote": result.quote, "quote_id": result.quote_id,
@@ -367,7 +367,7 @@ def _stored_run(row: Any) -> StoredRun:
                      quotes_sha256=row["quotes_sha256"], embedder=row["embedder"])
 
 
-def _result(row: Any) -> QuoteResult:
+def _stored_result(row: Any) -> QuoteResult:
     # A NULL is a field added since the row was recorded: it takes the field's default.
     return QuoteResult(**{f.name: row[f.name] for f in fields(QuoteResult) if row[f.name] is not None})
 

@@ -169,7 +169,7 @@ class Turns:
         return bisect_right(self._starts, end - 1) - bisect_right(self._starts, start)
 
 
-_ASIDE = re.compile(rf"[(\[][^()\[\]]*[)\]]|{TIME}")
+_NAME_NOISE = re.compile(rf"[(\[][^()\[\]]*[)\]]|{TIME}")
 _NUMBERED_ROLE = re.compile(r"(participant|respondent|interviewee|speaker)(\d+)")
 
 
@@ -180,7 +180,7 @@ def speaker_key(name: str) -> str:
     ("Interviewee 7, nurse") describes the speaker and is left out;
     "Participant 3" is "P3".
     """
-    name = re.split(r"[,;]", _ASIDE.sub(" ", name), maxsplit=1)[0]
+    name = re.split(r"[,;]", _NAME_NOISE.sub(" ", name), maxsplit=1)[0]
     key = "".join(ch for ch in name.casefold() if ch.isalnum())
     numbered = _NUMBERED_ROLE.fullmatch(key)
     return numbered[1][0] + numbered[2] if numbered else key

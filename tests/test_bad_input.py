@@ -20,13 +20,14 @@ from typing import Any, Callable
 import openpyxl
 import pytest
 from click.testing import CliRunner, Result
+from conftest import TINY_CORPUS, span_of
 
 import quoteverify
-from conftest import TINY_CORPUS, span_of
 from quoteverify.cli import main
 from quoteverify.errors import OutputError
-from quoteverify.export.tables import write_atomic, write_results
+from quoteverify.export.tables import write_results
 from quoteverify.load import DOCUMENT_SUFFIXES, load_documents, load_quotes
+from quoteverify.transaction import write_output as write_atomic
 
 NO_EMBED = {"embed": {"enabled": False}}
 QUOTES = "quote_id,quote,document\nq1,We lost 15 volunteers in the first month.,interview-01\n"

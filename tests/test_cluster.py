@@ -12,7 +12,7 @@ import quoteverify
 from quoteverify.cli import main
 from quoteverify.cluster import ClusterSpec, parse_cluster, run_on_cluster, shards
 from quoteverify.errors import InputError
-from quoteverify.export.tables import jsonl_bytes
+from quoteverify.rows import jsonl_bytes
 
 from conftest import TINY_CORPUS, FakeEmbedder
 

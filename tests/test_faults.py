@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import quoteverify
-from quoteverify.export.tables import jsonl_bytes
+from quoteverify.rows import jsonl_bytes
 
 from conftest import TINY_CORPUS, FakeEmbedder
 
@@ -158,7 +158,7 @@ import hashlib, json, resource, signal, sys
 sys.path.insert(0, {tests!r})
 from conftest import TINY_CORPUS, FakeEmbedder
 from quoteverify.pipeline import run
-from quoteverify.export.tables import jsonl_bytes
+from quoteverify.rows import jsonl_bytes
 limit = {limit!r}
 if limit is not None:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG, as on a full disk

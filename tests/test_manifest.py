@@ -14,19 +14,18 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import NO_EMBED
 
 import quoteverify
+from quoteverify.application import build_manifest, changed_inputs, rerun, write_manifest
 from quoteverify.cli import main
 from quoteverify.config import load_config
 from quoteverify.embed import DEFAULT_MODEL, model_path
 from quoteverify.errors import InputError
-from quoteverify.application import build_manifest, changed_inputs, rerun, write_manifest
-from quoteverify.manifest import Embedding, InputChange, read_manifest
-from quoteverify.export.tables import csv_bytes, jsonl_bytes
 from quoteverify.load import load_quotes
+from quoteverify.manifest import Embedding, InputChange, read_manifest
+from quoteverify.rows import csv_bytes, jsonl_bytes
 from quoteverify.types import MATCH_TYPES, STATUSES
-
-from conftest import NO_EMBED
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "data" / "example"

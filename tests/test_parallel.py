@@ -5,7 +5,7 @@ import pytest
 
 import quoteverify
 from quoteverify import parallel
-from quoteverify.export.tables import jsonl_bytes
+from quoteverify.rows import jsonl_bytes
 
 from conftest import TINY_CORPUS
 

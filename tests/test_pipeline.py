@@ -9,7 +9,7 @@ import pytest
 
 import quoteverify
 from conftest import NO_EMBED, TINY_CORPUS, FakeEmbedder, span_of
-from quoteverify.export.tables import jsonl_bytes
+from quoteverify.rows import jsonl_bytes
 
 
 def check(quote: str, claimed: str = "", *, config=NO_EMBED, embedder=None) -> quoteverify.QuoteResult:

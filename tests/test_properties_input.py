@@ -14,14 +14,14 @@ import json
 from pathlib import Path
 
 import numpy as np
+from conftest import TINY_CORPUS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import quoteverify
-from conftest import TINY_CORPUS
-from quoteverify.export.tables import csv_bytes, jsonl_bytes
 from quoteverify.load import load_quotes
 from quoteverify.normalize import normalize
+from quoteverify.rows import csv_bytes, jsonl_bytes
 from quoteverify.tokenize import word_tokens
 from quoteverify.types import MATCH_TYPES, STATUSES
 

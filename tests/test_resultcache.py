@@ -8,7 +8,7 @@ import pytest
 
 import quoteverify
 from quoteverify.align import Aligner
-from quoteverify.export.tables import jsonl_bytes
+from quoteverify.rows import jsonl_bytes
 
 from conftest import NO_EMBED, TINY_CORPUS
 

@@ -183,7 +183,7 @@ def safe_text(text: str) -> str:
     return kept + TRUNCATED if cut else kept
 
 
-def _cell(sheet, value: Any, style: str | None = None):
+def _write_cell(sheet, value: Any, style: str | None = None):
     """A write-only cell holding ``value``; text is always stored as text, never as a formula."""
     # openpyxl takes half a second to import; only workbooks need it.
     from openpyxl.cell import WriteOnlyCell
@@ -409,7 +409,7 @@ def _quote_row(sheet, result: QuoteResult, styles: _Styles, columns: tuple[Colum
             continue
         style = (styles.status.get(result.status) if column.name == "status"
                  else styles.column.get(column.name, styles.wrap))
-        cells.append(_cell(sheet, value, style))
+        cells.append(_write_cell(sheet, value, style))
     return cells
 
 
@@ -429,7 +429,7 @@ def _write_quotes(sheet, results: list[QuoteResult], styles: _Styles) -> None:
     sheet.print_title_rows = "1:1"
     sheet.page_setup.orientation = "landscape"
 
-    sheet.append([_cell(sheet, c.name, styles.reviewer_header if c.name in REVIEWER_COLUMNS else styles.header)
+    sheet.append([_write_cell(sheet, c.name, styles.reviewer_header if c.name in REVIEWER_COLUMNS else styles.header)
                   for c in columns])
     # Worst first; Python's sort is stable, so ties keep their input order.
     order = sorted(range(len(results)), key=lambda k: results[k].confidence)
@@ -469,10 +469,10 @@ def _write_summary(sheet, results: list[QuoteResult], styles: _Styles) -> None:
 
     def table(title: str, header: list[str], body: list[list]) -> int:
         """Append a titled table; returns the sheet row of its header."""
-        rows.append([_cell(sheet, title, styles.title)])
-        rows.append([_cell(sheet, h, styles.header) for h in header])
+        rows.append([_write_cell(sheet, title, styles.title)])
+        rows.append([_write_cell(sheet, h, styles.header) for h in header])
         header_row = len(rows)
-        rows.extend([_cell(sheet, v) for v in line] for line in body)
+        rows.extend([_write_cell(sheet, v) for v in line] for line in body)
         rows.append([])
         return header_row
 
@@ -549,7 +549,7 @@ def _write_method(sheet, results: list[QuoteResult], run, styles: _Styles) -> No
             lines = _text_lines(values[1], METHOD_WIDTH)
             if lines > 1:
                 sheet.row_dimensions[written].height = lines * LINE_HEIGHT
-        sheet.append([_cell(sheet, v, style) for v in values])
+        sheet.append([_write_cell(sheet, v, style) for v in values])
 
     line("Method", style=styles.title)
     line("quoteverify version", __version__)
@@ -593,9 +593,9 @@ def _write_findings(sheet, findings: tuple[Finding, ...], styles: _Styles) -> No
     for number, name in enumerate(FINDING_COLUMNS, start=1):
         sheet.column_dimensions[get_column_letter(number)].width = FINDINGS_WIDTHS.get(name, len(name) + 4)
     sheet.freeze_panes = "A2"
-    sheet.append([_cell(sheet, name, styles.header) for name in FINDING_COLUMNS])
+    sheet.append([_write_cell(sheet, name, styles.header) for name in FINDING_COLUMNS])
     for finding in findings:
         row = finding.to_dict()
-        sheet.append([_cell(sheet, row[name], styles.wrap if isinstance(row[name], str) else None)
+        sheet.append([_write_cell(sheet, row[name], styles.wrap if isinstance(row[name], str) else None)
                       for name in FINDING_COLUMNS])
     sheet.auto_filter.ref = f"A1:{get_column_letter(len(FINDING_COLUMNS))}{len(findings) + 1}"

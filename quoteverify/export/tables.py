@@ -6,8 +6,8 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import OutputError
-from ..rows import COLUMNS, FORMULA_START, INTEGER_COLUMNS, csv_bytes, flat_row, jsonl_bytes, spreadsheet_safe, to_frame  # noqa: F401
-from ..transaction import check_output_path, write_bytes_atomic  # noqa: F401
+from ..rows import csv_bytes, jsonl_bytes
+from ..transaction import write_bytes_atomic
 from ..transaction import write_output as write_atomic
 from ..types import Findings, QuoteResult
 from .excel import write_workbook
