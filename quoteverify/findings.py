@@ -124,7 +124,7 @@ def timestamp(moment: datetime | None = None) -> str:
 
 def contradicts(result: QuoteResult) -> bool:
     """Whether a located quote says the opposite of its source: altered by a number or a negation."""
-    return result.match_type == "altered" and any(d["kind"] in CONTRADICTIONS for d in result.differences)
+    return result.match_type == "altered" and any(d.kind in CONTRADICTIONS for d in result.differences)
 
 
 def label(quotes: Sequence[QuoteResult]) -> tuple[str, str]:

@@ -318,8 +318,7 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
     result.line = source.line_of(start)
     if turn is not None:
         result.speaker, result.timestamp = turn.speaker, turn.timestamp
-    result.differences = [{"kind": d.kind, "quote_text": d.quote_text, "source_text": d.source_text}
-                          for d in comparison.differences]
+    result.differences = list(comparison.differences)
     return result
 
 

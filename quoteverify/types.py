@@ -137,6 +137,10 @@ class Difference:
     quote_text: str
     source_text: str
 
+    def as_dict(self) -> dict[str, str]:
+        """As the JSONL, the CSV and the audit store hold it."""
+        return {"kind": self.kind, "quote_text": self.quote_text, "source_text": self.source_text}
+
 
 @dataclass(frozen=True)
 class Elision:
@@ -190,7 +194,7 @@ class QuoteResult:
     confidence: float = 0.0
     band: str = "low"
     reasons: list[str] = field(default_factory=list)
-    differences: list[dict[str, str]] = field(default_factory=list)
+    differences: list[Difference] = field(default_factory=list)
     bm25_score: float | None = None
     bm25_ratio: float | None = None
     cosine: float | None = None
@@ -206,6 +210,10 @@ class QuoteResult:
     # Kept last, so the reviewer's columns end every output.
     decision: str = ""
     reviewer_note: str = ""
+
+    def __post_init__(self) -> None:
+        # A result read back from JSONL, the cache or the audit store has its differences as dicts.
+        self.differences = [d if isinstance(d, Difference) else Difference(**d) for d in self.differences]
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -13,6 +13,7 @@ from wordfreq import zipf_frequency
 
 import quoteverify
 from quoteverify.rules import Contract, bracket, slip
+from quoteverify.types import Difference
 from quoteverify.config import load_config
 
 INTERVIEW = """Interviewer: Can you tell me about the clinic?
@@ -36,7 +37,7 @@ def check(quote: str):
 
 
 def kinds(result) -> set[str]:
-    return {d["kind"] for d in result.differences}
+    return {d.kind for d in result.differences}
 
 
 # quote, status, match type, a difference kind it must name (None: any)
@@ -121,7 +122,7 @@ def test_whole_sentences_left_out_are_said() -> None:
 
 def test_a_bracket_says_what_it_replaced() -> None:
     result = check("My sister had bronchitis that winter, and [Mum] could not get an appointment.")
-    assert {"kind": "word", "quote_text": "[Mum]", "source_text": "she"} in result.differences
+    assert Difference("word", "[Mum]", "she") in result.differences
     assert "the bracket names 'mum', which the text before does not mention" in result.reasons
 
 

@@ -10,7 +10,7 @@ from quoteverify.diff import is_negation, is_number
 
 def differences(quote: str) -> list[tuple[str, str, str]]:
     (result,) = quoteverify.verify(TINY_CORPUS, [quote], NO_EMBED)
-    return [(d["kind"], d["quote_text"], d["source_text"]) for d in result.differences]
+    return [(d.kind, d.quote_text, d.source_text) for d in result.differences]
 
 
 # quote -> its differences, in order: (kind, as the quote has it, as the source has it), original text both sides

@@ -39,7 +39,7 @@ def check(source: str, quote: str):
 def test_meaning_changes_are_never_verified(source: str, quote: str, kind: str) -> None:
     result = check(source, quote)
     assert result.status == "review"
-    assert kind in {d["kind"] for d in result.differences}
+    assert kind in {d.kind for d in result.differences}
 
 
 @pytest.mark.parametrize(("source", "quote", "kind"), [
@@ -56,7 +56,7 @@ def test_meaning_changes_are_never_verified(source: str, quote: str, kind: str) 
 def test_harmless_edits_are_verified(source: str, quote: str, kind: str) -> None:
     result = check(source, quote)
     assert result.status == "verified"
-    assert kind in {d["kind"] for d in result.differences}
+    assert kind in {d.kind for d in result.differences}
 
 
 def test_fragments_never_chain_into_the_next_document() -> None:

@@ -143,7 +143,7 @@ def test_filters(tab, example):
     assert shown() == ids_where(lambda r: r.match_type == "altered")
     page.select_option("#f-match", "")
     page.select_option("#f-kind", "number")
-    assert shown() == ids_where(lambda r: any(d["kind"] == "number" for d in r.differences)) != []
+    assert shown() == ids_where(lambda r: any(d.kind == "number" for d in r.differences)) != []
     page.select_option("#f-kind", "")
     page.select_option("#f-document", "interview-03-farmer")
     assert shown() == ids_where(lambda r: (r.document or r.claimed_document) == "interview-03-farmer")

@@ -10,6 +10,7 @@ import pytest
 import quoteverify
 from conftest import NO_EMBED, TINY_CORPUS, FakeEmbedder, span_of
 from quoteverify.rows import jsonl_bytes
+from quoteverify.types import Difference
 
 
 def check(quote: str, claimed: str = "", *, config=NO_EMBED, embedder=None) -> quoteverify.QuoteResult:
@@ -237,7 +238,7 @@ def test_category(quote, claimed, status, match_type, document, passage, kinds, 
         start, end = span_of(TINY_CORPUS[document], passage)
         assert (result.document, result.start, result.end) == (document, start, end)
         assert result.matched_text == passage == TINY_CORPUS[document][result.start:result.end]
-    assert {d["kind"] for d in result.differences} == kinds
+    assert {d.kind for d in result.differences} == kinds
     if reasons is not None:
         assert result.reasons == reasons
     assert result.band == ("high" if result.confidence >= 0.8 else "medium" if result.confidence >= 0.6 else "low")
@@ -247,15 +248,13 @@ def test_category(quote, claimed, status, match_type, document, passage, kinds, 
 
 def test_differences_name_both_sides() -> None:
     result = check("We lost 50 volunteers in the first month, and the remote clinic had to close twice.")
-    assert {"kind": "number", "quote_text": "50", "source_text": "15"} in result.differences
-    assert {"kind": "normalization", "quote_text": "the first month,", "source_text": "the first\nmonth,"} \
-        in result.differences
+    assert Difference("number", "50", "15") in result.differences
+    assert Difference("normalization", "the first month,", "the first\nmonth,") in result.differences
 
 
 def test_elision_difference_holds_the_elided_text() -> None:
     result = check("The training was useful ... Three days is not enough to learn a new system.")
-    assert result.differences == [{"kind": "elision", "quote_text": "...",
-                                   "source_text": ", but it was far too short. "}]
+    assert result.differences == [Difference("elision", "...", ", but it was far too short. ")]
 
 
 def test_unverified_quote_carries_a_suggestion() -> None:

@@ -397,9 +397,9 @@ def _quote_row(sheet, result: QuoteResult, styles: _Styles, columns: tuple[Colum
     cells: list[Any] = []
     for column in columns:
         if column.name == "quote":
-            value = _rich(result.quote, [(d["quote_text"], d["kind"]) for d in differences], styles)
+            value = _rich(result.quote, [(d.quote_text, d.kind) for d in differences], styles)
         elif column.name == "matched_text":
-            value = _rich(result.matched_text, [(d["source_text"], d["kind"]) for d in differences], styles)
+            value = _rich(result.matched_text, [(d.source_text, d.kind) for d in differences], styles)
         else:
             value = column.value(result)
         if (value is None or value == "") and column.name not in REVIEWER_COLUMNS:

@@ -76,12 +76,12 @@ def _card(result: QuoteResult) -> dict[str, Any]:
     card = {
         "id": result.quote_id, "row": result.row, "status": result.status, "match": result.match_type,
         "confidence": result.confidence, "band": result.band,
-        "quote": _segments(result.quote, [(d["quote_text"], d["kind"]) for d in differences]),
-        "matched": _segments(result.matched_text, [(d["source_text"], d["kind"]) for d in differences]),
+        "quote": _segments(result.quote, [(d.quote_text, d.kind) for d in differences]),
+        "matched": _segments(result.matched_text, [(d.source_text, d.kind) for d in differences]),
         "before": result.context_before, "after": result.context_after,
         "document": result.document, "claimed": result.claimed_document, "group": document_label(result),
         "line": result.line, "speaker": result.speaker, "timestamp": result.timestamp,
-        "reasons": result.reasons, "kinds": sorted({d["kind"] for d in differences}),
+        "reasons": result.reasons, "kinds": sorted({d.kind for d in differences}),
         "suggestion": result.suggestion, "cosine": result.cosine, "match_ratio": result.match_ratio,
         "bm25": result.bm25_score, "fp": fingerprint(result),
         "decision": result.decision, "note": result.reviewer_note,
@@ -149,7 +149,7 @@ def render_page(results: list[QuoteResult], *, title: str = "quoteverify review"
     run = run_fingerprint(results)
     data = {"run": run, "decisions": list(DECISIONS), "statuses": list(STATUSES),
             "quotes": [_card(results[k]) for k in order]}
-    kinds = sorted({d["kind"] for r in results for d in r.differences})
+    kinds = sorted({d.kind for r in results for d in r.differences})
     template = env.get_template("page.html.j2")
     return template.render(title=title, run=run, count=len(results), summary=_summary(results),
                            colours=CHART_COLOURS, match_types=[m for m in MATCH_TYPES],
