@@ -27,14 +27,6 @@ from .corpus import EDITORIAL, Corpus, PreparedQuote
 from .index import Bm25Index
 from .types import Alignment, Candidate, Segment
 
-EDITORIAL_MAX_WORDS = 12  # source words one bracketed insertion may stand for
-PIECE_DENSITY = 0.8  # share of a further piece's words that must match exactly
-CLAIMED_COVERAGE = 0.9  # share of words that must match in the claimed document to prefer it
-PASSAGE_SHARE = 0.6  # a paraphrased passage has at least this share of the quote's word count
-
-
-NEAR_RETRY = 0.5  # below this share of a quote's words matched, align again reading near words as equal
-
 
 def _near_word(a: str, b: str) -> bool:
     """One slip apart with the first letter kept, or one word inflected ("tablet", "tablets")."""
@@ -201,7 +193,7 @@ def exact_align(pq: PreparedQuote, corpus: Corpus, p: AlignConfig, prefer_doc: i
             prev_frag, prev_a, prev_b = runs[k - 1]
             frag, a, b = runs[k]
             end = chain[-1] + (prev_b - prev_a)
-            max_gap = p.max_gap_words if frag != prev_frag else EDITORIAL_MAX_WORDS
+            max_gap = p.max_gap_words if frag != prev_frag else p.editorial_max_words
             nxt = hits[k][(hits[k] >= end) & (hits[k] <= min(end + max_gap, doc_end - (b - a)))]
             if not len(nxt):
                 break
@@ -272,11 +264,11 @@ class Aligner:
         exact = self._exact(pq, prefer_doc)
         if exact is None:
             found = self._fuzzy(pq, prefer_doc)
-            if sum(s.matched for s in found.segments) >= NEAR_RETRY * pq.content_words:
+            if sum(s.matched for s in found.segments) >= self.p.near_retry * pq.content_words:
                 return found
             near = self._fuzzy_near(pq, prefer_doc, sum(s.matched for s in found.segments))
             # Only when near words make it a quotation: a rewording stays what it was.
-            if near is not None and sum(s.matched for s in near.segments) >= NEAR_RETRY * pq.content_words:
+            if near is not None and sum(s.matched for s in near.segments) >= self.p.near_retry * pq.content_words:
                 return near
             return found
         if prefer_doc is None or exact.segments[0].doc == prefer_doc:
@@ -284,7 +276,7 @@ class Aligner:
         # Verbatim elsewhere, but perhaps in the claimed document with a slip: the claim wins then.
         claimed = self._fuzzy(pq, prefer_doc, only_doc=prefer_doc)
         matched = sum(s.matched for s in claimed.segments)
-        if len(claimed.segments) == 1 and matched >= CLAIMED_COVERAGE * pq.content_words:
+        if len(claimed.segments) == 1 and matched >= self.p.claimed_coverage * pq.content_words:
             return claimed
         return exact
 
@@ -330,7 +322,7 @@ class Aligner:
             near = next((v for v in vocab if _near_word(word, v)), None)
             if near is not None:
                 ids[k], changed = vocab[near], changed + 1
-        if matched + changed < NEAR_RETRY * pq.content_words:
+        if matched + changed < self.p.near_retry * pq.content_words:
             return None  # near words could not make it a quotation (a shuffled sentence has none to read)
         return self._fuzzy(replace(pq, ids=ids), prefer_doc)
 
@@ -342,7 +334,7 @@ class Aligner:
         """
         # A rewording is often wordier than what it rewords.
         start, end = self.corpus.sources[anchor.doc].passage_words(anchor.d_start, anchor.d_end,
-                                                                   math.ceil(PASSAGE_SHARE * words))
+                                                                   math.ceil(self.p.passage_share * words))
         return Segment(anchor.doc, 0, words, min(start, anchor.d_start), max(end, anchor.d_end), 0, anchor.matched)
 
     def _best(self, pq, a, b, fragment, regions, prefer_doc) -> _Local | None:
@@ -386,10 +378,10 @@ class Aligner:
             hit = self._best(pq, lo, hi, fragment, search, prefer_doc)
             if first_best is None:
                 first_best = hit
-            if hit is None or hit.score < p.match * min(p.min_piece_words, content) * 0.75:
+            if hit is None or hit.score < p.match * min(p.min_piece_words, content) * p.piece_min_score:
                 continue
             piece = hit.segment
-            if found and hit.segment.matched < PIECE_DENSITY * (piece.q_end - piece.q_start):
+            if found and hit.segment.matched < p.piece_density * (piece.q_end - piece.q_start):
                 continue  # a splice is made of passages quoted nearly word for word
             found.append(hit.segment)
             pending += [(lo, hit.segment.q_start), (hit.segment.q_end, hi)]

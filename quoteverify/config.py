@@ -67,6 +67,12 @@ class AlignConfig:
     mismatch: int = field(metadata=between(0, 1000))
     gap: int = field(metadata=between(0, 1000))
     weak_gap: int = field(metadata=between(0, 1000))
+    editorial_max_words: int = field(metadata=between(0, 1000))
+    piece_min_score: float = field(metadata=unit())
+    piece_density: float = field(metadata=unit())
+    claimed_coverage: float = field(metadata=unit())
+    near_retry: float = field(metadata=unit())
+    passage_share: float = field(metadata=unit())
     workers: int = field(metadata=between(1, 64))
 
 

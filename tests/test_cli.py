@@ -138,8 +138,9 @@ def bad_input(tmp_path: Path, corpus_dir: Path, quotes_csv: Path, case: str) -> 
         path = tmp_path / "mine.yaml"
         path.write_text("align:\n  max_gap_word: 50\n", encoding="utf-8")
         return ([corpus_dir, quotes_csv, "--config", path],
-                f"Error: {path}: unknown key 'align.max_gap_word'; known keys here: gap, match, max_gap_words, "
-                "max_pieces, min_piece_words, mismatch, splice_gap_words, weak_gap, workers")
+                f"Error: {path}: unknown key 'align.max_gap_word'; known keys here: claimed_coverage, "
+                "editorial_max_words, gap, match, max_gap_words, max_pieces, min_piece_words, mismatch, near_retry, "
+                "passage_share, piece_density, piece_min_score, splice_gap_words, weak_gap, workers")
     if case == "bad-config-value":
         path = tmp_path / "mine.yaml"
         path.write_text("window:\n  overlap: 2\n", encoding="utf-8")

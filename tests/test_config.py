@@ -121,8 +121,10 @@ def test_errors_in_a_file_name_the_file(tmp_path: Path) -> None:
     path.write_text("align:\n  max_gap_word: 50\n", encoding="utf-8")
     with pytest.raises(ConfigError) as error:
         load_config(path)
-    assert str(error.value) == (f"{path}: unknown key 'align.max_gap_word'; known keys here: gap, match, "
-                                "max_gap_words, max_pieces, min_piece_words, mismatch, splice_gap_words, weak_gap, workers")
+    assert str(error.value) == (f"{path}: unknown key 'align.max_gap_word'; known keys here: claimed_coverage, "
+                                "editorial_max_words, gap, match, max_gap_words, max_pieces, min_piece_words, mismatch, "
+                                "near_retry, passage_share, piece_density, piece_min_score, splice_gap_words, weak_gap, "
+                                "workers")
 
 
 @pytest.mark.parametrize(("content", "message"), [
