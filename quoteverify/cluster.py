@@ -1,15 +1,15 @@
-"""verify() on a Dask cluster: the quotes split into chunks, checked on the workers.
+"""verify() on a Dask cluster: documents in shards, quotes checked on the workers.
 
-With a cache folder the workers share, the documents are first normalized in
-size-balanced shards, one per worker, and the BM25 index built once, into the
-cache. Each worker then reads the prepared corpus once and keeps it for every
-chunk it is given, with its own embedding model, loaded once; a chunk of
-quotes goes out and its results come back, in input order.
-A worker calls the same ``pipeline.check_quotes`` as the in-process run, over
-the same whole corpus, so every result is the one the in-process run gives:
-BM25 weights and the exact fast path's "first occurrence" are corpus-wide
-notions, and checking against a shard of the documents would change them
-(README: "Beyond one machine").
+The documents are split by size into one shard per worker, prepared there and
+kept (quoteverify.sharded). The exact fast path runs on the shards and a
+reduce step picks the document the whole-corpus run finds; each quote it
+settles is checked on the shard that holds its document, and no worker needs
+the whole corpus for it. The other quotes (BM25 retrieval, fuzzy alignment,
+splices, misattribution) are checked against the whole corpus: it is sent to
+every worker, each reads it once and keeps it, with its own embedding model,
+loaded once, and a chunk of those quotes goes out and its results come back.
+A worker calls the same ``pipeline.check_quotes`` as the in-process run, so
+every result is the one the in-process run gives (README: "Beyond one machine").
 
 ``--cluster local[:N]`` starts a ``distributed.LocalCluster`` of N worker
 processes with one thread each; ``--cluster tcp://HOST:PORT`` uses a running
@@ -33,24 +33,11 @@ from .cache import Cache, digest
 from .config import Config, as_config
 from .corpus import _prepare, _text_key
 from .errors import InputError, QuoteverifyError
-from .index import Bm25Stats
-from .language import detect_quote_languages, with_languages
+from .language import with_languages
 from .load import check_claims
 from .pipeline import _documents, _quotes, check_quotes, prepare
 from .resultcache import ResultCache
-from .sharded import (
-    beaten,
-    check_fuzzy,
-    check_on_shard,
-    embedder_here,
-    exact_summaries,
-    pick_exact,
-    prepare_shard,
-    shard_key,
-    shards,
-    top_scores,
-    use_stats,
-)
+from .sharded import check_on_shard, embedder_here, exact_summaries, pick_exact, prepare_shard, shard_key, shards
 from .types import Document, Quote, QuoteResult, Run
 
 _LOCAL = re.compile(r"local(?::(\d+))?")
@@ -235,7 +222,7 @@ class _Shards:
     """The documents in one shard per worker, each prepared and kept on its worker."""
 
     def __init__(self, client: Any, documents: tuple[Document, ...], settings: dict[str, Any], cache: str | None):
-        self.client, self.settings, self.documents = client, settings, documents
+        self.client, self.settings = client, settings
         self.addresses = sorted(client.scheduler_info().get("workers", {}))
         order = {d.doc_id: i for i, d in enumerate(documents)}
         self.order = order
@@ -243,16 +230,11 @@ class _Shards:
         self.keys = [shard_key(p, settings) for p in parts]
         self.docs = [[order[d.doc_id] for d in p] for p in parts]  # corpus-wide numbers, by shard
         self.where = {g: s for s, gs in enumerate(self.docs) for g in gs}
-        prepared = _failing("preparing the shards", [
-            self.on(s, prepare_shard, self.keys[s], tuple(p), settings, cache, [self.keys[s]])
-            for s, p in enumerate(parts)])
-        self.held = [info for info, _ in prepared]
-        # BM25 weights are corpus-wide: each shard's index is weighted with the sum of every shard's stats.
-        whole = sum((stats for _, stats in prepared), Bm25Stats({}, 0, 0))
-        _failing("weighting the shards", [
-            self.on(s, use_stats, self.keys[s], Bm25Stats({w: whole.doc_freqs[w] for w in stats.doc_freqs},
-                                                          whole.windows, whole.words))
-            for s, (_, stats) in enumerate(prepared)])
+        # Each shard's documents go to its worker alone, as data (not inside the task graph).
+        sent = [client.scatter([tuple(p)], workers=[self.addresses[s]])[0] for s, p in enumerate(parts)]
+        self.held = _failing("preparing the shards", [
+            self.on(s, prepare_shard, self.keys[s], sent[s], settings, cache, [self.keys[s]])
+            for s in range(len(parts))])
 
     def on(self, shard: int, function: Any, *args: Any) -> Any:
         return self.client.submit(function, *args, workers=[self.addresses[shard]], allow_other_workers=False,
@@ -270,8 +252,7 @@ class _Shards:
                 found.setdefault(k, []).extend((self.docs[s][d], n, first) for d, n, first in summary)
 
 
-def _exact_owners(parts: _Shards, quote_list: Sequence[Quote]
-                  ) -> tuple[dict[int, int], dict[int, list[tuple[int, int, int]]]]:
+def _exact_owners(parts: _Shards, quote_list: Sequence[Quote]) -> dict[int, int]:
     """The shard that settles each quote the exact fast path settles (and each quote with a problem)."""
     claims = {k: parts.order.get(q.claimed_document) for k, q in enumerate(quote_list)}
     home = {k: -1 if doc is None else parts.where[doc] for k, doc in claims.items()}  # the claimed shard
@@ -290,55 +271,13 @@ def _exact_owners(parts: _Shards, quote_list: Sequence[Quote]
         doc = pick_exact(found.get(k, []), claims[k])
         if doc is not None and claims[k] in (None, doc):
             owners[k] = parts.where[doc]
-    return owners, found
-
-
-def _fuzzy_homes(parts: _Shards, quote_list: Sequence[Quote], ks: list[int]) -> dict[int, int]:
-    """The shard to check each quote in: its claimed document's, else the one with its best BM25 window;
-    only quotes whose first retrieval that shard alone answers (its ``top_k * 3`` best windows are the
-    corpus-wide best), the others need candidates from several shards."""
-    take = 3 * as_config(parts.settings).index.top_k
-    tops = _failing("ranking quotes", [parts.on(s, top_scores, parts.keys[s], [quote_list[k] for k in ks], take)
-                                       for s in range(len(parts.keys))])
-    homes = {}
-    for i, k in enumerate(ks):
-        column = [top[i] for top in tops]
-        claimed = parts.order.get(quote_list[k].claimed_document)
-        home = parts.where[claimed] if claimed is not None else column.index(max(column))
-        elsewhere = max((best for s, (best, _) in enumerate(column) if s != home), default=0.0)
-        if column[home][1] > elsewhere or column[home][0] <= 0 >= elsewhere:
-            homes[k] = home
-    return homes
-
-
-def _fuzzy_on_shards(parts: _Shards, quote_list: Sequence[Quote], languages: list[str], ks: list[int],
-                     embedder: Any, cache: str | None) -> tuple[dict[int, QuoteResult], list[str]]:
-    """Quotes the exact fast path found nowhere, each checked on one shard; a result is kept when every
-    retrieval it made is the corpus-wide one (no other shard's window beats it), else left to the caller."""
-    homes = _fuzzy_homes(parts, quote_list, ks)
-    jobs = [(s, [k for k in homes if homes[k] == s]) for s in range(len(parts.keys))]
-    jobs = [(s, mine) for s, mine in jobs if mine]
-    answers = _failing("checking quotes", [
-        parts.on(s, check_fuzzy, parts.keys[s], [quote_list[k] for k in mine], [languages[k] for k in mine],
-                 parts.settings, embedder, cache) for s, mine in jobs])
-    candidates: dict[int, tuple[QuoteResult, list[Any]]] = {}
-    warnings: list[str] = []
-    for (_, mine), (out, shard_warnings) in zip(jobs, answers):
-        candidates.update((k, found) for k, found in zip(mine, out) if found is not None)
-        warnings += shard_warnings
-    beaten_anywhere: set[int] = set()
-    for s in range(len(parts.keys)):
-        asking = [(k, ask) for k in sorted(candidates) if homes[k] != s for ask in candidates[k][1]]
-        if asking:
-            answer = _failing("confirming candidates", [parts.on(s, beaten, parts.keys[s], [a for _, a in asking])])
-            beaten_anywhere.update(k for (k, _), hit in zip(asking, answer[0]) if hit)
-    return {k: found[0] for k, found in candidates.items() if k not in beaten_anywhere}, warnings
+    return owners
 
 
 def _sharded(parts: _Shards, quote_list: Sequence[Quote], own_languages: Sequence[str], embedder: Any,
              cache: str | None, progress: Any) -> tuple[dict[int, QuoteResult], list[str]]:
     """The quotes the shards settle on their own, checked there: results by quote, and warnings."""
-    owners, found = _exact_owners(parts, quote_list)
+    owners = _exact_owners(parts, quote_list)
     size = max(parts.settings["cluster"]["min_chunk"], 1)
     jobs = []
     for s in range(len(parts.keys)):
@@ -353,16 +292,9 @@ def _sharded(parts: _Shards, quote_list: Sequence[Quote], own_languages: Sequenc
     for (chunk, _), (out, chunk_warnings) in zip(jobs, answers):
         results.update((k, r) for k, r in zip(chunk, out) if r is not None)
         warnings += chunk_warnings
-    # Quotes found word for word nowhere: aligned on one shard each, with the corpus-wide BM25 weights.
-    languages = list(own_languages)
-    ks = [k for k, q in enumerate(quote_list) if k not in owners and not q.problem
-          and all(first < 0 for _, _, first in found.get(k, []))]
-    detect_quote_languages(parts.documents, quote_list, languages, ks, as_config(parts.settings).language)
-    fuzzy, fuzzy_warnings = _fuzzy_on_shards(parts, quote_list, languages, ks, embedder, cache)
-    results.update(fuzzy)
     if progress:
         progress(len(results), len(quote_list))
-    return results, warnings + fuzzy_warnings
+    return results, warnings
 
 
 def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,

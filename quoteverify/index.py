@@ -13,22 +13,6 @@ from .types import Candidate, Window
 
 
 @dataclass(frozen=True)
-class Bm25Stats:
-    """What BM25 weights depend on beyond one window: how many windows hold each word, how many windows
-    there are and their total length. Summed over shards, the stats of the whole corpus."""
-
-    doc_freqs: dict[str, int]
-    windows: int
-    words: int
-
-    def __add__(self, other: Bm25Stats) -> Bm25Stats:
-        freqs = dict(self.doc_freqs)
-        for word, n in other.doc_freqs.items():
-            freqs[word] = freqs.get(word, 0) + n
-        return Bm25Stats(freqs, self.windows + other.windows, self.words + other.words)
-
-
-@dataclass(frozen=True)
 class Retrieval:
     """Candidate regions for one query, best first, and the evidence behind them."""
 
@@ -53,7 +37,6 @@ class Bm25Index:
         # What the index depends on: the documents, the windows, the backend and its parameters.
         self.key = digest("index", corpus.key, key, backend, k1, b)
         self.build_seconds = 0.0
-        self.stats: Bm25Stats | None = None  # the whole corpus's, when this index is one shard of it
         self._model = None
         if backend not in ("bm25s", "rank-bm25"):
             raise ValueError(f"unknown BM25 backend {backend!r}")
@@ -78,9 +61,7 @@ class Bm25Index:
                 except Exception as exc:  # whatever the library raises for a file it cannot read
                     self.cache.index_damaged(self.key, exc)
                     self._model = None
-            if self._model is None and self.stats is not None:
-                self._model = self._with_stats(bm25s, self.stats)
-            elif self._model is None:
+            if self._model is None:
                 self._model = bm25s.BM25(k1=k1, b=b)
                 ids = [corpus.sources[w.doc].ids[w.start:w.end].tolist() for w in windows]
                 self._model.index((ids, corpus.vocab), show_progress=False)
@@ -93,48 +74,6 @@ class Bm25Index:
             self._model = BM25Okapi([corpus.sources[w.doc].tokens.words[w.start:w.end] for w in windows],
                                     k1=k1, b=b)
         self.build_seconds = time.perf_counter() - started
-
-    def _window_ids(self) -> list[list[int]]:
-        return [self.corpus.sources[w.doc].ids[w.start:w.end].tolist() for w in self.windows]
-
-    def own_stats(self) -> Bm25Stats:
-        """This index's own BM25 stats (bm25s counts the windows that hold a word)."""
-        freqs = np.zeros(len(self.corpus.vocab), dtype=np.int64)
-        lengths = 0
-        for w in self.windows:
-            ids = self.corpus.sources[w.doc].ids[w.start:w.end]
-            freqs[np.unique(ids)] += 1
-            lengths += len(ids)
-        words = list(self.corpus.vocab)[:len(freqs)]
-        return Bm25Stats({word: int(n) for word, n in zip(words, freqs.tolist())}, len(self.windows), lengths)
-
-    def _with_stats(self, bm25s: Any, stats: Bm25Stats) -> Any:
-        """A bm25s model of this index's windows weighted with the whole corpus's stats: the steps of
-        ``BM25.build_index_from_ids`` with the corpus-wide document frequencies, window count and mean
-        window length, so every window scores what it scores in the whole-corpus index, to the bit."""
-        # Only the configured BM25 backend is imported (this is a bm25s model).
-        from bm25s import scoring
-
-        model = bm25s.BM25(k1=self.k1, b=self.b)
-        ids = self._window_ids()
-        vocab = {w: i for w, i in self.corpus.vocab.items() if w != ""}
-        own = scoring._calculate_doc_freqs(ids, list(vocab.values()), show_progress=False)
-        idf = scoring._build_idf_array({i: stats.doc_freqs[w] for w, i in vocab.items()}, n_docs=stats.windows,
-                                       compute_idf_fn=scoring._select_idf_scorer(model.idf_method),
-                                       dtype=model.dtype)
-        # bm25s takes the mean of the window lengths as a numpy float64; the same value, the same type.
-        mean = np.float64(stats.words) / np.float64(stats.windows)
-        flat, rows, cols = scoring._build_scores_and_indices_for_matrix(
-            corpus_token_ids=ids, idf_array=idf, avg_doc_len=mean, doc_frequencies=own, k1=self.k1, b=self.b,
-            delta=model.delta, nonoccurrence_array=None, method=model.method, dtype=model.dtype,
-            int_dtype=model.int_dtype, show_progress=False)
-        data, indices, indptr = model._np_csc(data=flat, rows=rows, cols=cols, shape=(len(ids), len(vocab)))
-        model.scores = {"data": data.astype(model.dtype), "indices": indices, "indptr": indptr,
-                        "num_docs": len(ids)}
-        model.vocab_dict = dict(vocab)
-        model.unique_token_ids_set = set(vocab.values())
-        model.nonoccurrence_array = None
-        return model
 
     def __len__(self) -> int:
         return len(self.win_doc)

@@ -64,27 +64,3 @@ def test_only_the_first_occurrences_are_tried() -> None:
     assert pick_exact(summaries, None) is None
     assert pick_exact(summaries, 1) == 1  # claimed: its occurrences are tried first
     assert pick_exact([(0, 1500, -1), (1, 1500, 400)], None) == 1
-
-
-def test_a_shard_weighted_with_the_whole_corpus_stats_scores_every_window_to_the_bit() -> None:
-    from quoteverify.cache import Cache
-    from quoteverify.pipeline import prepare
-
-    rng = random.Random(5)
-    docs = _corpus(rng) + _corpus(random.Random(6))
-    docs = [Document(f"d{i:02d}", "", d.text, "") for i, d in enumerate(docs)]
-    config = as_config({"window": {"size": 12}})
-    whole = prepare(tuple(docs), config, cache=Cache(None))
-    shards = [prepare(tuple(docs[k] for k in range(len(docs)) if k % 3 == s), config, cache=Cache(None))
-              for s in range(3)]
-    stats = shards[0].index.own_stats() + shards[1].index.own_stats() + shards[2].index.own_stats()
-    assert (stats.windows, stats.words) == (whole.index.own_stats().windows, whole.index.own_stats().words)
-    for shard in shards:
-        shard.index.stats = stats
-    for _ in range(50):
-        query = [rng.choice(WORDS) for _ in range(rng.randint(1, 12))]
-        expected = whole.index.scores(query)
-        for shard in shards:
-            own = [k for k, w in enumerate(whole.index.windows)
-                   if whole.corpus.sources[w.doc].document.doc_id in shard.corpus.by_id]
-            assert expected[own].tobytes() == shard.index.scores(query).tobytes()
