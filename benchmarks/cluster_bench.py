@@ -139,6 +139,7 @@ def big_part(set_dir: Path, workers: int, target_chars: float, n_quotes: int) ->
           f"({mb_alone / (total / 1e6):.1f} MB per million characters)")
     sharded_peaks: dict = {}
     settled = _count_whole_corpus(sharded_peaks)
+    began = time.perf_counter()
     held: list[dict[str, int]] = []
     started = time.perf_counter()
     with connect(parse_cluster(f"local:{workers}")) as client:
@@ -148,6 +149,8 @@ def big_part(set_dir: Path, workers: int, target_chars: float, n_quotes: int) ->
     print(f"  LocalCluster, {workers} workers: {seconds:.1f} s (ratio {seconds / t_alone:.2f}x), "
           f"{len(result.results) / seconds:.0f} quotes/s; {len(quotes) - settled[0]} quotes settled on the shards, "
           f"{settled[0]} checked against the whole corpus")
+    print(f"  until the whole corpus is sent: {settled[1] - began:.1f} s (starting the cluster, preparing the "
+          f"shards, the exact pass and checking {len(quotes) - settled[0]} quotes on their shards)")
     shard_of = {h["pid"]: h for h in held}
     shard_mb = dict(sharded_peaks.values())
     for pid, mb in sorted(peaks.values()):
@@ -168,11 +171,12 @@ def _worker_peak() -> tuple[int, float]:
 def _count_whole_corpus(peaks: dict | None = None) -> list[int]:
     """How many quotes the next cluster runs check against the whole corpus (not on a shard alone);
     ``peaks``: filled with each worker's peak memory before that (while it held only its shard)."""
-    counted = [0]
+    counted = [0, time.perf_counter()]  # quotes, and when the last run began checking them
     whole = cluster_module._whole_corpus
 
     def counting(client, documents, quote_list, *args):
         counted[0] += len(quote_list)
+        counted[1] = time.perf_counter()
         if peaks is not None:
             peaks.update(client.run(_worker_peak))
         return whole(client, documents, quote_list, *args)
