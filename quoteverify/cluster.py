@@ -278,12 +278,13 @@ def _sharded(parts: _Shards, quote_list: Sequence[Quote], own_languages: Sequenc
              cache: str | None, progress: Any) -> tuple[dict[int, QuoteResult], list[str]]:
     """The quotes the shards settle on their own, checked there: results by quote, and warnings."""
     owners = _exact_owners(parts, quote_list)
-    size = max(parts.settings["cluster"]["min_chunk"], 1)
+    config = as_config(parts.settings)
     jobs = []
     for s in range(len(parts.keys)):
         mine = [k for k in sorted(owners) if owners[k] == s]
-        for i in range(0, len(mine), size * 10):
-            chunk = mine[i:i + size * 10]
+        size = max(config.cluster.min_chunk, -(-len(mine) // config.cluster.chunks_per_worker))
+        for i in range(0, len(mine), size):
+            chunk = mine[i:i + size]
             jobs.append((chunk, parts.on(s, check_on_shard, parts.keys[s], [quote_list[k] for k in chunk],
                                          [own_languages[k] for k in chunk], parts.settings, embedder, cache)))
     answers = _failing("checking quotes", [future for _, future in jobs])
@@ -335,9 +336,10 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
                 held_by.extend(parts.held)
             found, found_warnings = _sharded(parts, quote_list, own_languages, embedder, cache, progress)
         rest = [k for k in range(len(quote_list)) if k not in found]
+        settled = len(found)
         checked, chunk_warnings, rest_windows = _whole_corpus(
             client, loaded.documents, [quote_list[k] for k in rest], [own_languages[k] for k in rest], settings,
-            embedder, cache, progress)
+            embedder, cache, progress and (lambda done, _: progress(settled + done, len(quote_list))))
         timings["cluster"] = time.perf_counter() - clock
     found.update(zip(rest, checked))
     results = [found[k] for k in range(len(quote_list))]

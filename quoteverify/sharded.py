@@ -37,6 +37,7 @@ from .cache import Cache, digest
 from .config import Config, as_config
 from .corpus import prepare_quote
 from .pipeline import Prepared, _embedder, check_quotes, prepare
+from .resultcache import ResultCache
 from .types import Document, Quote, QuoteResult
 
 # What a worker keeps between tasks: its shards of the current run's documents, by key.
@@ -123,12 +124,14 @@ def check_on_shard(key: str, quotes: Sequence[Quote], languages: Sequence[str], 
     corpus = prepared.corpus
     settled = [k for k, q in enumerate(quotes) if q.problem or prepared.aligner.align_exact(
         prepare_quote(q.text, corpus), corpus.by_id.get(q.claimed_document)) is not None]
+    warnings: list[str] = []
     results = check_quotes(prepared, [quotes[k] for k in settled], config, embed,
-                           own_languages=[languages[k] for k in settled])
+                           own_languages=[languages[k] for k in settled],
+                           cached=ResultCache(cache_dir, warnings=warnings))
     out: list[QuoteResult | None] = [None] * len(quotes)
     for k, result in zip(settled, results):
         out[k] = result
-    warnings = list(prepared.index.cache.warnings)
+    warnings += prepared.index.cache.warnings
     if embed is not None:
         warnings += embed.store.warnings
     return out, warnings

@@ -208,7 +208,7 @@ def test_sharded_checking_keeps_each_shard_on_its_worker() -> None:
     assert (u1.document, c1.document, u1.status) == (first, quotes[1]["document"], "verified")
 
 
-def test_sharded_checking_reduces_across_shards() -> None:
+def test_sharded_checking_reduces_across_shards(tmp_path: Path) -> None:
     corpus = _sharded_corpus()
     quotes, _ = _sharded_quotes(corpus)
     docs = sorted(corpus)
@@ -221,6 +221,11 @@ def test_sharded_checking_reduces_across_shards() -> None:
     one = quoteverify.run(corpus, quotes, {"embed": {"enabled": False}}, embedder=None)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
-        run = run_on_cluster(corpus, quotes, {"embed": {"enabled": False}}, cluster=client)
-    assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
+        seen: list[tuple[int, int]] = []
+        run = run_on_cluster(corpus, quotes, {"embed": {"enabled": False}}, cluster=client,
+                             progress=lambda done, total: seen.append((done, total)), cache_dir=tmp_path / "cache")
+        again = run_on_cluster(corpus, quotes, {"embed": {"enabled": False}}, cluster=client,
+                               cache_dir=tmp_path / "cache")  # the results now come from the cache
+    assert jsonl_bytes(run.results) == jsonl_bytes(one.results) == jsonl_bytes(again.results)
     assert one.results[7].match_type == "misattributed"
+    assert seen == sorted(seen) and seen[-1] == (len(quotes), len(quotes))
