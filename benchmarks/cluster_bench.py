@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import os
 import resource
 import shutil
 import subprocess
@@ -31,6 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import quoteverify.cluster as cluster_module  # noqa: E402
 from quoteverify.cluster import connect, parse_cluster, run_on_cluster  # noqa: E402
 from quoteverify.rows import jsonl_bytes  # noqa: E402
 from quoteverify.load import load_documents, load_quotes  # noqa: E402
@@ -66,12 +68,23 @@ def scale_part(set_dir: Path, workers: int, config: dict, tmp: Path) -> None:
     t_local = time.perf_counter() - started
     started = time.perf_counter()
     # A cold cache of its own, as the in-process run had: the workers share it on this machine.
+    fallback = _count_whole_corpus()
     remote = run_on_cluster(docs, quotes_csv, config, cluster=f"local:{workers}", cache_dir=tmp / "cache-cluster")
     t_cluster = time.perf_counter() - started
     same = jsonl_bytes(local.results) == jsonl_bytes(remote.results)
     print(f"  in process (cold, baseline)    {t_local:7.2f} s")
     print(f"  LocalCluster, {workers} workers        {t_cluster:7.2f} s   ratio {t_cluster / t_local:.2f}x   "
           f"(starting the cluster included)   JSONL byte-identical: {same}")
+    print(f"    {len(remote.results) - fallback[0]} quotes settled on the shards, {fallback[0]} checked against "
+          "the whole corpus")
+    with connect(parse_cluster(f"local:{workers}")) as client:
+        for label, sharded in (("sharded, cold workers", True), ("sharded, warm workers", True),
+                               ("whole corpus per worker, warm", False)):
+            started = time.perf_counter()
+            again = run_on_cluster(docs, quotes_csv, config, cluster=client, sharded=sharded)
+            seconds = time.perf_counter() - started
+            same = same and jsonl_bytes(again.results) == jsonl_bytes(local.results)
+            print(f"  cluster running, {label:30s} {seconds:7.2f} s   ratio {seconds / t_local:.2f}x")
 
     edited = tmp / "quotes-edited.csv"
     _edit(quotes_csv, edited, " indeed")
@@ -95,7 +108,9 @@ def scale_part(set_dir: Path, workers: int, config: dict, tmp: Path) -> None:
         raise SystemExit("cluster results differ from the in-process run")
 
 
-def big_part(set_dir: Path, workers: int, target_chars: float, n_quotes: int) -> None:
+def _big_inputs(set_dir: Path, target_chars: float, n_quotes: int) -> tuple[tuple[Document, ...], list]:
+    """The scale documents copied under new names to ``target_chars``, the scale quotes repeated to
+    ``n_quotes`` (new ids, claims spread over the copies)."""
     docs = load_documents([set_dir / "docs"]).documents
     chars = sum(len(d.text) for d in docs)
     copies = max(1, -(-int(target_chars) // chars))
@@ -108,19 +123,73 @@ def big_part(set_dir: Path, workers: int, target_chars: float, n_quotes: int) ->
         copy = (k // len(base)) % copies
         claimed = f"{q.claimed_document}-copy{copy}" if q.claimed_document else ""
         quotes.append(replace(q, quote_id=f"{q.quote_id}-{k}", row=k + 2, claimed_document=claimed))
+    return big, quotes
+
+
+def big_part(set_dir: Path, workers: int, target_chars: float, n_quotes: int) -> None:
+    big, quotes = _big_inputs(set_dir, target_chars, n_quotes)
     total = sum(len(d.text) for d in big)
-    print(f"big corpus: {len(big)} documents ({copies} copies), {total / 1e6:.1f}M characters, {len(quotes)} quotes")
-    spec = parse_cluster(f"local:{workers}")
+    print(f"big corpus: {len(big)} documents, {total / 1e6:.1f}M characters, {len(quotes)} quotes")
+    # The same check in process, in a process of its own: its time and peak memory are the baseline.
+    command = [sys.executable, __file__, str(set_dir), "--in-process", "--big-chars", str(target_chars),
+               "--big-quotes", str(n_quotes)]
+    alone = subprocess.run(command, check=True, capture_output=True, text=True).stdout.split()
+    t_alone, mb_alone = float(alone[0]), float(alone[1])
+    print(f"  in process: {t_alone:.1f} s, {len(quotes) / t_alone:.0f} quotes/s, peak {mb_alone:.0f} MB "
+          f"({mb_alone / (total / 1e6):.1f} MB per million characters)")
+    sharded_peaks: dict = {}
+    settled = _count_whole_corpus(sharded_peaks)
+    began = time.perf_counter()
+    held: list[dict[str, int]] = []
     started = time.perf_counter()
-    with connect(spec) as client:
-        result = run_on_cluster(big, quotes, {"embed": {"enabled": False}}, cluster=client)
-        peaks = client.run(lambda: resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)
+    with connect(parse_cluster(f"local:{workers}")) as client:
+        result = run_on_cluster(big, quotes, {"embed": {"enabled": False}}, cluster=client, held_by=held)
+        peaks = client.run(_worker_peak)
     seconds = time.perf_counter() - started
-    print(f"  {seconds:.1f} s, {len(result.results) / seconds:.0f} quotes/s; "
-          f"{sum(r.status == 'verified' for r in result.results)} verified")
-    for address, mb in sorted(peaks.items()):
-        print(f"  worker {address}: peak {mb:.0f} MB ({mb / (total / 1e6):.1f} MB per million characters)")
-    print(f"  client process: peak {_peak_mb():.0f} MB")
+    print(f"  LocalCluster, {workers} workers: {seconds:.1f} s (ratio {seconds / t_alone:.2f}x), "
+          f"{len(result.results) / seconds:.0f} quotes/s; {len(quotes) - settled[0]} quotes settled on the shards, "
+          f"{settled[0]} checked against the whole corpus")
+    print(f"  until the whole corpus is sent: {settled[1] - began:.1f} s (starting the cluster, preparing the "
+          f"shards, the exact pass and checking {len(quotes) - settled[0]} quotes on their shards)")
+    shard_of = {h["pid"]: h for h in held}
+    shard_mb = dict(sharded_peaks.values())
+    for pid, mb in sorted(peaks.values()):
+        shard = shard_of.get(pid, {"documents": 0, "chars": 0})
+        before = shard_mb.get(pid)
+        holding = (f"{before:.0f} MB ({before / (shard['chars'] / 1e6):.1f} MB per million characters)"
+                   if before else "-")
+        print(f"  worker {pid}: its shard {shard['documents']} documents, {shard['chars'] / 1e6:.1f}M characters; "
+              f"peak holding its shard (exact pass and shard checks) {holding}; "
+              f"peak with the whole corpus for the other quotes {mb:.0f} MB")
+    print(f"  client process: peak {_peak_mb():.0f} MB (it reads every document, as the in-process run does)")
+
+
+def _worker_peak() -> tuple[int, float]:
+    return os.getpid(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _count_whole_corpus(peaks: dict | None = None) -> list[int]:
+    """How many quotes the next cluster runs check against the whole corpus (not on a shard alone);
+    ``peaks``: filled with each worker's peak memory before that (while it held only its shard)."""
+    counted = [0, time.perf_counter()]  # quotes, and when the last run began checking them
+    whole = cluster_module._whole_corpus
+
+    def counting(client, documents, quote_list, *args):
+        counted[0] += len(quote_list)
+        counted[1] = time.perf_counter()
+        if peaks is not None:
+            peaks.update(client.run(_worker_peak))
+        return whole(client, documents, quote_list, *args)
+
+    cluster_module._whole_corpus = counting
+    return counted
+
+
+def in_process(set_dir: Path, target_chars: float, n_quotes: int) -> None:
+    big, quotes = _big_inputs(set_dir, target_chars, n_quotes)
+    started = time.perf_counter()
+    run(big, quotes, {"embed": {"enabled": False}})
+    print(f"{time.perf_counter() - started:.2f} {_peak_mb():.0f}")
 
 
 def main() -> int:
@@ -131,7 +200,11 @@ def main() -> int:
     ap.add_argument("--skip-big", action="store_true")
     ap.add_argument("--big-chars", type=float, default=50e6)
     ap.add_argument("--big-quotes", type=int, default=200_000)
+    ap.add_argument("--in-process", action="store_true", help=argparse.SUPPRESS)  # big_part's baseline
     a = ap.parse_args()
+    if a.in_process:
+        in_process(a.set_dir, a.big_chars, a.big_quotes)
+        return 0
     config = {"embed": {"enabled": not a.no_embed}}
     tmp = Path(tempfile.mkdtemp(prefix="cluster-bench-"))
     try:

@@ -27,6 +27,8 @@ from .corpus import EDITORIAL, Corpus, PreparedQuote
 from .index import Bm25Index
 from .types import Alignment, Candidate, Segment
 
+EXACT_TRIES = 2000  # occurrences of a quote's first run tried as the start of an exact match
+
 
 def _near_word(a: str, b: str) -> bool:
     """One slip apart with the first letter kept, or one word inflected ("tablet", "tablets")."""
@@ -184,24 +186,55 @@ def exact_align(pq: PreparedQuote, corpus: Corpus, p: AlignConfig, prefer_doc: i
         lo = corpus.doc_starts[prefer_doc]
         in_doc = (firsts >= lo) & (firsts < lo + len(corpus.sources[prefer_doc].ids))
         firsts = np.concatenate((firsts[in_doc], firsts[~in_doc]))
-    for first in firsts[:2000]:
-        chain = [int(first)]
-        doc, _ = corpus.locate(chain[0])
-        # Every run must end inside the first run's document.
-        doc_end = int(corpus.doc_starts[doc]) + len(corpus.sources[doc].ids)
-        for k in range(1, len(runs)):
-            prev_frag, prev_a, prev_b = runs[k - 1]
-            frag, a, b = runs[k]
-            end = chain[-1] + (prev_b - prev_a)
-            max_gap = p.max_gap_words if frag != prev_frag else p.editorial_max_words
-            nxt = hits[k][(hits[k] >= end) & (hits[k] <= min(end + max_gap, doc_end - (b - a)))]
-            if not len(nxt):
-                break
-            chain.append(int(nxt[0]))
-        else:
+    for first in firsts[:EXACT_TRIES]:
+        chain = _chain(int(first), runs, hits, corpus, p)
+        if chain is not None:
             return Alignment("exact", _chain_segments(pq, corpus, runs, _tighten(runs, hits, chain)),
                              pq.content_words)
     return None
+
+
+def _chain(first: int, runs, hits, corpus: Corpus, p: AlignConfig) -> list[int] | None:
+    """The runs' positions from the first run's at ``first`` on, each next one the nearest within its gap."""
+    chain = [first]
+    doc, _ = corpus.locate(first)
+    # Every run must end inside the first run's document.
+    doc_end = int(corpus.doc_starts[doc]) + len(corpus.sources[doc].ids)
+    for k in range(1, len(runs)):
+        prev_frag, prev_a, prev_b = runs[k - 1]
+        frag, a, b = runs[k]
+        end = chain[-1] + (prev_b - prev_a)
+        max_gap = p.max_gap_words if frag != prev_frag else p.editorial_max_words
+        nxt = hits[k][(hits[k] >= end) & (hits[k] <= min(end + max_gap, doc_end - (b - a)))]
+        if not len(nxt):
+            return None
+        chain.append(int(nxt[0]))
+    return chain
+
+
+def exact_summary(pq: PreparedQuote, corpus: Corpus, p: AlignConfig) -> list[tuple[int, int, int]]:
+    """What exact_align needs to know of this corpus when it is one shard of a larger one: for each document
+    where the quote's first run occurs, (document, its occurrences there, the index among them of the first
+    that starts a whole chain, or -1). exact_align tries the first ``EXACT_TRIES`` occurrences corpus-wide,
+    the claimed document's first, so a cluster's reduce step can tell which shard's document it finds."""
+    if not len(pq.ids):
+        return []
+    runs = _exact_runs(pq)
+    if not runs or (pq.ids[runs[0][1]:runs[0][2]] == -1).any():
+        return []
+    hits = [_occurrences(corpus, pq.ids[a:b]) if not (pq.ids[a:b] == -1).any() else np.zeros(0, np.int64)
+            for _, a, b in runs]
+    complete = all(len(h) for h in hits) and not (pq.ids == -1).any()
+    docs = np.searchsorted(corpus.doc_starts, hits[0], side="right") - 1
+    summary = []
+    for doc in np.unique(docs).tolist():
+        firsts = hits[0][docs == doc]
+        found = -1
+        if complete:
+            found = next((i for i, first in enumerate(firsts[:EXACT_TRIES].tolist())
+                          if _chain(first, runs, hits, corpus, p) is not None), -1)
+        summary.append((int(doc), len(firsts), found))
+    return summary
 
 
 def _tighten(runs, hits, chain: list[int]) -> list[int]:

@@ -1,15 +1,15 @@
-"""verify() on a Dask cluster: the quotes split into chunks, checked on the workers.
+"""verify() on a Dask cluster: documents in shards, quotes checked on the workers.
 
-With a cache folder the workers share, the documents are first normalized in
-size-balanced shards, one per worker, and the BM25 index built once, into the
-cache. Each worker then reads the prepared corpus once and keeps it for every
-chunk it is given, with its own embedding model, loaded once; a chunk of
-quotes goes out and its results come back, in input order.
-A worker calls the same ``pipeline.check_quotes`` as the in-process run, over
-the same whole corpus, so every result is the one the in-process run gives:
-BM25 weights and the exact fast path's "first occurrence" are corpus-wide
-notions, and checking against a shard of the documents would change them
-(README: "Beyond one machine").
+The documents are split by size into one shard per worker, prepared there and
+kept (quoteverify.sharded). The exact fast path runs on the shards and a
+reduce step picks the document the whole-corpus run finds; each quote it
+settles is checked on the shard that holds its document, and no worker needs
+the whole corpus for it. The other quotes (BM25 retrieval, fuzzy alignment,
+splices, misattribution) are checked against the whole corpus: it is sent to
+every worker, each reads it once and keeps it, with its own embedding model,
+loaded once, and a chunk of those quotes goes out and its results come back.
+A worker calls the same ``pipeline.check_quotes`` as the in-process run, so
+every result is the one the in-process run gives (README: "Beyond one machine").
 
 ``--cluster local[:N]`` starts a ``distributed.LocalCluster`` of N worker
 processes with one thread each; ``--cluster tcp://HOST:PORT`` uses a running
@@ -35,8 +35,9 @@ from .corpus import _prepare, _text_key
 from .errors import InputError, QuoteverifyError
 from .language import with_languages
 from .load import check_claims
-from .pipeline import _documents, _embedder, _quotes, check_quotes, prepare
+from .pipeline import _documents, _quotes, check_quotes, prepare
 from .resultcache import ResultCache
+from .sharded import check_on_shard, embedder_here, exact_summaries, pick_exact, prepare_shard, shard_key, shards
 from .types import Document, Quote, QuoteResult, Run
 
 _LOCAL = re.compile(r"local(?::(\d+))?")
@@ -98,18 +99,6 @@ def connect(spec: ClusterSpec, *, timeout: float = 10) -> Iterator[Any]:
 
 # What a worker keeps between tasks: prepared corpora and embedders, by what they depend on.
 _prepared: dict[str, Any] = {}
-_embedders: dict[str, Any] = {}
-
-
-def shards(documents: Sequence[Document], n: int) -> list[list[Document]]:
-    """Documents in ``n`` shards of about equal size: the longest first, each to the smallest shard so far."""
-    parts: list[list[Document]] = [[] for _ in range(max(1, n))]
-    sizes = [0] * len(parts)
-    for document in sorted(documents, key=lambda d: (-len(d.text), d.doc_id)):
-        k = sizes.index(min(sizes))
-        parts[k].append(document)
-        sizes[k] += len(document.text)
-    return [p for p in parts if p]
 
 
 def _prepare_shard(shard: Sequence[Document], cache_dir: str) -> int:
@@ -139,16 +128,6 @@ def _build_index(documents: tuple[Document, ...], settings: Mapping[str, Any], c
     return prepared.windows
 
 
-def _embedder_here(config: Config, embedder: Any, cache_dir: str | None) -> Any:
-    """The embedder this worker keeps: the model is loaded once per worker."""
-    if embedder is not None:
-        return _embedder(config, embedder, Cache(cache_dir))
-    key = digest("embed", cache_dir, config.embed.enabled, config.embed.model)
-    if key not in _embedders:
-        _embedders[key] = _embedder(config, None, Cache(cache_dir))
-    return _embedders[key]
-
-
 def _check_chunk(documents: tuple[Document, ...], chunk: tuple[Sequence[Quote], Sequence[str]],
                  settings: Mapping[str, Any], embedder: Any, cache_dir: str | None,
                  *ready: int) -> tuple[list[QuoteResult], list[str], int]:
@@ -157,7 +136,7 @@ def _check_chunk(documents: tuple[Document, ...], chunk: tuple[Sequence[Quote], 
     quotes, languages = chunk
     prepared = _prepared_here(documents, config, cache_dir)
     warnings: list[str] = []
-    embed = _embedder_here(config, embedder, cache_dir)
+    embed = embedder_here(config, embedder, cache_dir)
     results = check_quotes(prepared, quotes, config, embed, own_languages=languages,
                            cached=ResultCache(cache_dir, warnings=warnings))
     warnings += prepared.index.cache.warnings  # the cache the corpus and the index were read with
@@ -204,12 +183,131 @@ def _gather(futures: list[Any], progress: Any, total: int) -> tuple[Parts, int]:
     return parts, windows
 
 
+def _whole_corpus(client: Any, documents: tuple[Document, ...], quote_list: Sequence[Quote],
+                  own_languages: Sequence[str], settings: dict[str, Any], embedder: Any, cache: str | None,
+                  progress: Any) -> tuple[list[QuoteResult], list[str], int]:
+    """Quotes checked in chunks, every worker holding the whole corpus: (results, warnings, windows)."""
+    config = as_config(settings)
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    size = max(config.cluster.min_chunk, -(-len(quote_list) // (workers * config.cluster.chunks_per_worker)))
+    chunks = [(quote_list[i:i + size], own_languages[i:i + size]) for i in range(0, len(quote_list), size)]
+    if not chunks:
+        return [], [], 0
+    docs = client.scatter(documents, broadcast=True)
+    ready = []
+    if cache is not None:
+        # With a cache the workers share, each prepares a shard of the documents and one builds the
+        # index; the others read both from the cache instead of doing the same work again.
+        done_shards = [client.submit(_prepare_shard, shard, cache, pure=False)
+                       for shard in shards(documents, workers)]
+        ready = [client.submit(_build_index, docs, settings, cache, *done_shards, pure=False)]
+    futures = [client.submit(_check_chunk, docs, chunk, settings, embedder, cache, *ready, pure=False)
+               for chunk in chunks]
+    parts, windows = _gather(futures, progress, len(quote_list))
+    results = [r for i in range(len(chunks)) for r in parts[i][0]]
+    return results, [w for i in range(len(chunks)) for w in parts[i][1]], windows
+
+
+def _failing(what: str, futures: list[Any]) -> list[Any]:
+    """The futures' results; a failure on a worker as one QuoteverifyError."""
+    try:
+        return [future.result() for future in futures]
+    except QuoteverifyError:
+        raise
+    except Exception as exc:  # a worker lost, or a task that failed there: say which, in one line
+        raise QuoteverifyError(f"the Dask cluster failed while {what}: {exc.__class__.__name__}: {exc}") from exc
+
+
+class _Shards:
+    """The documents in one shard per worker, each prepared and kept on its worker."""
+
+    def __init__(self, client: Any, documents: tuple[Document, ...], settings: dict[str, Any], cache: str | None):
+        self.client, self.settings = client, settings
+        self.addresses = sorted(client.scheduler_info().get("workers", {}))
+        order = {d.doc_id: i for i, d in enumerate(documents)}
+        self.order = order
+        parts = [sorted(p, key=lambda d: order[d.doc_id]) for p in shards(documents, len(self.addresses))]
+        self.keys = [shard_key(p, settings) for p in parts]
+        self.docs = [[order[d.doc_id] for d in p] for p in parts]  # corpus-wide numbers, by shard
+        self.where = {g: s for s, gs in enumerate(self.docs) for g in gs}
+        # Each shard's documents go to its worker alone, as data (not inside the task graph).
+        sent = [client.scatter([tuple(p)], workers=[self.addresses[s]])[0] for s, p in enumerate(parts)]
+        self.held = _failing("preparing the shards", [
+            self.on(s, prepare_shard, self.keys[s], sent[s], settings, cache, [self.keys[s]])
+            for s in range(len(parts))])
+
+    def on(self, shard: int, function: Any, *args: Any) -> Any:
+        return self.client.submit(function, *args, workers=[self.addresses[shard]], allow_other_workers=False,
+                                  pure=False)
+
+    def summaries(self, asks: dict[int, list[int]], quote_list: Sequence[Quote],
+                  found: dict[int, list[tuple[int, int, int]]]) -> None:
+        """Each shard's exact summary of the quotes asked of it, added to ``found`` in corpus-wide numbers."""
+        shard_ids = [s for s in asks if asks[s]]
+        answers = _failing("looking quotes up", [
+            self.on(s, exact_summaries, self.keys[s], [quote_list[k] for k in asks[s]], self.settings)
+            for s in shard_ids])
+        for s, answer in zip(shard_ids, answers):
+            for k, summary in zip(asks[s], answer):
+                found.setdefault(k, []).extend((self.docs[s][d], n, first) for d, n, first in summary)
+
+
+def _exact_owners(parts: _Shards, quote_list: Sequence[Quote]) -> dict[int, int]:
+    """The shard that settles each quote the exact fast path settles (and each quote with a problem)."""
+    claims = {k: parts.order.get(q.claimed_document) for k, q in enumerate(quote_list)}
+    home = {k: -1 if doc is None else parts.where[doc] for k, doc in claims.items()}  # the claimed shard
+    everywhere = range(len(parts.keys))
+    found: dict[int, list[tuple[int, int, int]]] = {}
+    checkable = [k for k, q in enumerate(quote_list) if not q.problem]
+    # A quote that names its document is looked up in that document's shard first.
+    parts.summaries({s: [k for k in checkable if home[k] in (-1, s)] for s in everywhere}, quote_list, found)
+    again = [k for k in checkable if home[k] >= 0 and pick_exact(found.get(k, []), claims[k]) != claims[k]]
+    parts.summaries({s: [k for k in again if home[k] != s] for s in everywhere}, quote_list, found)
+    owners = {}
+    for k, q in enumerate(quote_list):
+        if q.problem:  # it matches nothing; its claimed document (for its language) is in its claimed shard
+            owners[k] = max(home[k], 0)
+            continue
+        doc = pick_exact(found.get(k, []), claims[k])
+        if doc is not None and claims[k] in (None, doc):
+            owners[k] = parts.where[doc]
+    return owners
+
+
+def _sharded(parts: _Shards, quote_list: Sequence[Quote], own_languages: Sequence[str], embedder: Any,
+             cache: str | None, progress: Any) -> tuple[dict[int, QuoteResult], list[str]]:
+    """The quotes the shards settle on their own, checked there: results by quote, and warnings."""
+    owners = _exact_owners(parts, quote_list)
+    config = as_config(parts.settings)
+    jobs = []
+    for s in range(len(parts.keys)):
+        mine = [k for k in sorted(owners) if owners[k] == s]
+        size = max(config.cluster.min_chunk, -(-len(mine) // config.cluster.chunks_per_worker))
+        for i in range(0, len(mine), size):
+            chunk = mine[i:i + size]
+            jobs.append((chunk, parts.on(s, check_on_shard, parts.keys[s], [quote_list[k] for k in chunk],
+                                         [own_languages[k] for k in chunk], parts.settings, embedder, cache)))
+    answers = _failing("checking quotes", [future for _, future in jobs])
+    results: dict[int, QuoteResult] = {}
+    warnings: list[str] = []
+    for (chunk, _), (out, chunk_warnings) in zip(jobs, answers):
+        results.update((k, r) for k, r in zip(chunk, out) if r is not None)
+        warnings += chunk_warnings
+    if progress:
+        progress(len(results), len(quote_list))
+    return results, warnings
+
+
 def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,
                    cluster: Any, embedder: Any = None, progress: Any = None,
-                   cache_dir: str | Path | None = None) -> Any:
+                   cache_dir: str | Path | None = None, sharded: bool = True,
+                   held_by: list[dict[str, int]] | None = None) -> Any:
     """pipeline.run() with the quotes checked on a Dask cluster; the same Run, result for result.
 
     ``cluster``: a ``--cluster`` value, a ClusterSpec, or a connected ``distributed.Client``.
+    ``sharded``: documents in one shard per worker (quoteverify.sharded); the quotes the shards cannot
+    settle alone, and every quote without it, are checked against the whole corpus. ``held_by``: filled
+    with what each worker held in its shard.
     """
     config = as_config(config)
     session: AbstractContextManager[Any]
@@ -225,28 +323,29 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
     # The cluster is the parallelism: a worker process does not fork workers of its own.
     settings = config.as_dict()
     settings["align"] = {**settings["align"], "workers": 1}
+    cache = str(cache_dir) if cache_dir is not None else None
+    found: dict[int, QuoteResult] = {}
+    found_warnings: list[str] = []
+    windows = 0
     with session as client:
-        workers = max(1, len(client.scheduler_info().get("workers", {})))
-        size = max(config.cluster.min_chunk, -(-len(quote_list) // (workers * config.cluster.chunks_per_worker)))
-        chunks = [(quote_list[i:i + size], own_languages[i:i + size]) for i in range(0, len(quote_list), size)]
         clock = time.perf_counter()
-        docs = client.scatter(loaded.documents, broadcast=True) if chunks else None
-        cache = str(cache_dir) if cache_dir is not None else None
-        ready = []
-        if cache is not None and chunks:
-            # With a cache the workers share, each prepares a shard of the documents and one builds the
-            # index; the others read both from the cache instead of doing the same work again.
-            done_shards = [client.submit(_prepare_shard, shard, cache, pure=False)
-                           for shard in shards(loaded.documents, workers)]
-            ready = [client.submit(_build_index, docs, settings, cache, *done_shards, pure=False)]
-        futures = [client.submit(_check_chunk, docs, chunk, settings, embedder, cache, *ready, pure=False)
-                   for chunk in chunks]
-        parts, windows = _gather(futures, progress, len(quote_list))
+        if sharded and quote_list and loaded.documents:
+            parts = _Shards(client, loaded.documents, settings, cache)
+            windows = sum(h["windows"] for h in parts.held)
+            if held_by is not None:
+                held_by.extend(parts.held)
+            found, found_warnings = _sharded(parts, quote_list, own_languages, embedder, cache, progress)
+        rest = [k for k in range(len(quote_list)) if k not in found]
+        settled = len(found)
+        checked, chunk_warnings, rest_windows = _whole_corpus(
+            client, loaded.documents, [quote_list[k] for k in rest], [own_languages[k] for k in rest], settings,
+            embedder, cache, progress and (lambda done, _: progress(settled + done, len(quote_list))))
         timings["cluster"] = time.perf_counter() - clock
-    results = [r for i in range(len(chunks)) for r in parts[i][0]]
-    warnings.extend(dict.fromkeys(w for i in range(len(chunks)) for w in parts[i][1] if w not in warnings))
+    found.update(zip(rest, checked))
+    results = [found[k] for k in range(len(quote_list))]
+    warnings.extend(dict.fromkeys(w for w in found_warnings + chunk_warnings if w not in warnings))
     embed_name = None
     if config.embed.enabled:
         embed_name = getattr(embedder, "name", None) or config.embed.model
-    return Run(results, loaded.documents, config, embed_name, timings, warnings, windows, quotes_sha256,
-               tuple(quote_list))
+    return Run(results, loaded.documents, config, embed_name, timings, warnings, rest_windows or windows,
+               quotes_sha256, tuple(quote_list))

@@ -143,3 +143,89 @@ def test_an_unreachable_scheduler_is_a_one_line_error(corpus_dir: Path, tmp_path
 def test_parse_errors_are_input_errors() -> None:
     with pytest.raises(InputError):
         parse_cluster("tcp://nohost")
+
+
+def _sharded_corpus() -> dict[str, str]:
+    """Six interviews of unequal length: two shards on two workers; one sentence stands in two of them."""
+    import random
+
+    rng = random.Random(21)
+    words = ("river harvest council volunteers flood school water bridge market winter money training roof "
+             "children neighbours helicopter road village doctor boat field storm fence clinic").split()
+    corpus = {}
+    for i, length in enumerate([60, 45, 40, 30, 25, 20]):
+        lines = [f"Speaker {j % 3}: " + " ".join(rng.choice(words) for _ in range(12)) + "." for j in range(length)]
+        corpus[f"interview-{i:02d}"] = "\n".join(lines) + "\n"
+    return corpus
+
+
+def _sharded_quotes(corpus: dict[str, str]) -> list[dict[str, str]]:
+    from quoteverify.sharded import shards as split
+    from quoteverify.types import Document
+
+    parts = split([Document(k, "", v, "") for k, v in corpus.items()], 2)
+    one, two = sorted(d.doc_id for d in parts[0]), sorted(d.doc_id for d in parts[1])
+    line = lambda doc, n: corpus[doc].splitlines()[n].split(": ", 1)[1]  # noqa: E731
+    shared = "The bridge to the clinic was gone by the morning of the storm."
+    for doc in (one[-1], two[-1]):  # the same sentence in a document of each shard
+        corpus[doc] += f"Speaker 1: {shared}\n"
+    first, last = sorted((one[-1], two[-1]))
+    return [
+        {"quote_id": "u1", "quote": shared, "document": ""},  # in both shards: the first document's
+        {"quote_id": "c1", "quote": shared, "document": last},  # claimed where it also is
+        {"quote_id": "c2", "quote": line(one[0], 3), "document": one[0]},
+        {"quote_id": "u2", "quote": line(two[0], 5), "document": ""},
+        {"quote_id": "u3", "quote": line(one[0], 7) + " ... " + line(one[0], 8), "document": ""},
+        {"quote_id": "p1", "quote": "", "document": two[0]},  # a problem: empty
+        {"quote_id": "e1", "quote": line(two[0], 9), "document": "interview-99"},  # an unknown claim
+    ], first
+
+
+def _whole_corpus_here() -> int:
+    """On a worker: documents held as a whole corpus (the fallback), not as a shard."""
+    from quoteverify import cluster
+
+    return max((len(p.corpus.sources) for p in cluster._prepared.values()), default=0)
+
+
+def test_sharded_checking_keeps_each_shard_on_its_worker() -> None:
+    corpus = _sharded_corpus()
+    quotes, first = _sharded_quotes(corpus)
+    one = quoteverify.run(corpus, quotes, {"embed": {"enabled": False}})
+    held: list[dict[str, int]] = []
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
+        run = run_on_cluster(corpus, quotes, {"embed": {"enabled": False}}, cluster=client, held_by=held)
+        whole = client.run(_whole_corpus_here)
+    assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
+    assert run.windows == one.windows and run.warnings == one.warnings
+    # Every quote settled on a shard: no worker read the whole corpus, each held only its shard.
+    assert sorted(whole.values()) == [0, 0]
+    assert len({h["pid"] for h in held}) == 2
+    assert sorted(h["documents"] for h in held) == [3, 3]
+    assert sum(h["chars"] for h in held) == sum(map(len, corpus.values()))
+    u1, c1 = one.results[0], one.results[1]
+    assert (u1.document, c1.document, u1.status) == (first, quotes[1]["document"], "verified")
+
+
+def test_sharded_checking_reduces_across_shards(tmp_path: Path) -> None:
+    corpus = _sharded_corpus()
+    quotes, _ = _sharded_quotes(corpus)
+    docs = sorted(corpus)
+    line = corpus[docs[0]].splitlines()[4].split(": ", 1)[1]
+    quotes += [
+        {"quote_id": "m1", "quote": line, "document": docs[-1]},  # verbatim in another document: misattributed
+        {"quote_id": "f1", "quote": " ".join(line.split()[::-1]), "document": ""},  # shuffled: the fuzzy path
+        {"quote_id": "f2", "quote": line.replace("the", "a", 1) + " and more", "document": docs[0]},
+    ]
+    one = quoteverify.run(corpus, quotes, {"embed": {"enabled": False}}, embedder=None)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
+        seen: list[tuple[int, int]] = []
+        run = run_on_cluster(corpus, quotes, {"embed": {"enabled": False}}, cluster=client,
+                             progress=lambda done, total: seen.append((done, total)), cache_dir=tmp_path / "cache")
+        again = run_on_cluster(corpus, quotes, {"embed": {"enabled": False}}, cluster=client,
+                               cache_dir=tmp_path / "cache")  # the results now come from the cache
+    assert jsonl_bytes(run.results) == jsonl_bytes(one.results) == jsonl_bytes(again.results)
+    assert one.results[7].match_type == "misattributed"
+    assert seen == sorted(seen) and seen[-1] == (len(quotes), len(quotes))

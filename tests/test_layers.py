@@ -28,7 +28,7 @@ FLOOR = {
     # judge: the verdict
     "diff": "judge", "rules": "judge", "embed": "judge", "classify": "judge",
     # pipeline: the stages in order, on one machine or many
-    "pipeline": "pipeline", "parallel": "pipeline", "cluster": "pipeline",
+    "pipeline": "pipeline", "parallel": "pipeline", "cluster": "pipeline", "sharded": "pipeline",
     # application: what runs the pipeline again or keeps runs
     "application": "application", "findings": "application", "store": "application",
     "review": "application", "decisions": "application", "extract": "application",
