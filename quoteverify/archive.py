@@ -52,7 +52,7 @@ def check_archive(path: Path, data: bytes | Path, limits: ArchiveLimits, *, tota
     try:
         with zipfile.ZipFile(io.BytesIO(data) if isinstance(data, bytes) else data) as archive:
             members = archive.infolist()
-    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError):
+    except (zipfile.BadZipFile, zipfile.LargeZipFile, OSError, ValueError, EOFError, NotImplementedError):
         return
     if len(members) > limits.max_members:
         raise InputError(f"{path}: refused: it holds {len(members):,} files, more than the limit of "

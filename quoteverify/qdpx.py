@@ -148,7 +148,7 @@ def _open(path: Path) -> zipfile.ZipFile:
         archive = zipfile.ZipFile(path)
     except FileNotFoundError:
         raise InputError(f"{path}: no such project") from None
-    except (zipfile.BadZipFile, OSError) as exc:
+    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as exc:
         raise InputError(f"{path}: not a readable .qdpx project ({exc}); export the project again "
                          "(REFI-QDA project, .qdpx)") from None
     infos = archive.infolist()

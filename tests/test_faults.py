@@ -909,3 +909,34 @@ def test_a_docx_whose_main_part_is_no_word_document_is_one_line(tmp_path: Path) 
         extract(path, path.read_bytes())
     assert str(raised.value) == (f"{path}: not a readable .docx file (AttributeError: 'lxml.etree._Element' object "
                                  "has no attribute 'body'); re-save it from Word as .docx")
+
+
+@pytest.mark.parametrize("kind", ["docx", "xlsx", "review", "qdpx"])
+def test_a_zip_member_needing_an_unknown_zip_version_is_one_line(tmp_path: Path, kind: str) -> None:
+    # Found by the hostile-archive property test: a flipped "version needed to extract" byte in the central
+    # directory makes zipfile raise NotImplementedError when it opens the archive.
+    import struct
+
+    from click.testing import CliRunner
+
+    from quoteverify.cli import main
+
+    members = (hostile_files.plain_docx() if kind == "docx" else
+               hostile_files.plain_xlsx(3, header=("quote_id", "quote", "decision")) if kind == "review" else
+               hostile_files.plain_xlsx(3) if kind == "xlsx" else {"project.qde": b"<Project/>"})
+    data = bytearray(hostile_files.build_zip(members))
+    central = data.index(b"PK\x01\x02")
+    struct.pack_into("<H", data, central + 6, 0xEB)  # version needed to extract: 23.5
+    path = tmp_path / f"damaged.{ 'xlsx' if kind == 'review' else kind}"
+    path.write_bytes(bytes(data))
+    table = tmp_path / "quotes.csv"
+    table.write_text("quote\nWe lost 15 volunteers in the first month\n", encoding="utf-8")
+    args = {"docx": ["verify", str(path), str(table), "--no-embed", "--no-cache"],
+            "xlsx": ["verify", str(tmp_path / "quotes.csv"), str(path), "--no-embed", "--no-cache"],
+            "review": ["review", str(path)],
+            "qdpx": ["verify", str(path), "--no-embed", "--no-cache"]}[kind]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines()[-1].startswith(f"Error: {path}: not a readable ") or \
+        result.stderr.splitlines()[-1].startswith(f"Error: {path}: cannot be read as an Excel workbook "), result.output
+    assert "zip file version 23.5" in result.stderr.splitlines()[-1]

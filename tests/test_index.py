@@ -53,8 +53,23 @@ def test_both_backends_find_a_quote_in_the_same_window(folder: Path, where: floa
     quote = words[start:start + length]
     top = {name: windows[int(np.argmax(index.scores(quote)))] for name, index in
            (("bm25s", fast), ("rank-bm25", reference))}
+    if top["bm25s"] != top["rank-bm25"] and _okapi_floor_inverts(reference, quote):
+        # rank-bm25's Okapi gives a word in more than half the windows epsilon x the mean IDF: here that
+        # weighs "the" above a rarer word of the quote, so the backends may rank by different words. The
+        # production backend must still find the quote's own window.
+        assert _holds(top["bm25s"], doc, start, start + length), (quote, top)
+        return
     assert top["bm25s"] == top["rank-bm25"] or all(_holds(w, doc, start, start + length) for w in top.values()), (
         quote, top)
+
+
+def _okapi_floor_inverts(reference: Bm25Index, quote: list[str]) -> bool:
+    """Whether rank-bm25's IDF floor weighs one of the quote's commonest words above a rarer one."""
+    reference.build()
+    model = reference._model
+    floor = model.epsilon * model.average_idf
+    floored = [w for w in quote if w in model.idf and model.idf[w] == floor]
+    return bool(floored) and any(model.idf.get(w, floor) < floor for w in quote)
 
 
 @pytest.mark.parametrize("folder", CORPORA, ids=[p.parent.name for p in CORPORA])
