@@ -201,11 +201,26 @@ def _whole_corpus(client: Any, documents: tuple[Document, ...], quote_list: Sequ
         done_shards = [client.submit(_prepare_shard, shard, cache, pure=False)
                        for shard in shards(documents, workers)]
         ready = [client.submit(_build_index, docs, settings, cache, *done_shards, pure=False)]
-    futures = [client.submit(_check_chunk, docs, chunk, settings, embedder, cache, *ready, pure=False)
+    futures = [client.submit(_check_chunk, docs, _as_data(client, chunk), settings, embedder, cache, *ready,
+                             pure=False)
                for chunk in chunks]
     parts, windows = _gather(futures, progress, len(quote_list))
     results = [r for i in range(len(chunks)) for r in parts[i][0]]
     return results, [w for i in range(len(chunks)) for w in parts[i][1]], windows
+
+
+# Lists of quotes longer than this go to the workers as data, not inside the task graph (which Dask
+# warns about past a few megabytes, and sends through the scheduler).
+SCATTER_ITEMS = 1000
+
+
+def _as_data(client: Any, value: Any, workers: list[str] | None = None) -> Any:
+    """A long list (or a chunk of two lists) sent ahead to ``workers`` as data; anything else as it is."""
+    items = len(value[0]) if isinstance(value, tuple) and value and isinstance(value[0], list) else (
+        len(value) if isinstance(value, list) else 0)
+    if items <= SCATTER_ITEMS:
+        return value
+    return client.scatter([value], workers=workers, hash=False)[0]
 
 
 def _failing(what: str, futures: list[Any]) -> list[Any]:
@@ -237,8 +252,9 @@ class _Shards:
             for s in range(len(parts))])
 
     def on(self, shard: int, function: Any, *args: Any) -> Any:
-        return self.client.submit(function, *args, workers=[self.addresses[shard]], allow_other_workers=False,
-                                  pure=False)
+        where = [self.addresses[shard]]
+        return self.client.submit(function, *(_as_data(self.client, a, where) for a in args), workers=where,
+                                  allow_other_workers=False, pure=False)
 
     def summaries(self, asks: dict[int, list[int]], quote_list: Sequence[Quote],
                   found: dict[int, list[tuple[int, int, int]]]) -> None:

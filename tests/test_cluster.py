@@ -229,3 +229,23 @@ def test_sharded_checking_reduces_across_shards(tmp_path: Path) -> None:
     assert jsonl_bytes(run.results) == jsonl_bytes(one.results) == jsonl_bytes(again.results)
     assert one.results[7].match_type == "misattributed"
     assert seen == sorted(seen) and seen[-1] == (len(quotes), len(quotes))
+
+
+def test_long_quote_lists_go_to_the_workers_as_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Past cluster.SCATTER_ITEMS quotes, a shard's or a chunk's quotes are scattered ahead, not put in the
+    task graph; the results are the same, byte for byte."""
+    from quoteverify import cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "SCATTER_ITEMS", 2)  # this small corpus then takes the scatter path
+    corpus = _sharded_corpus()
+    quotes, _ = _sharded_quotes(corpus)
+    quotes += [{"quote_id": "f1", "quote": " ".join(corpus[sorted(corpus)[0]].split()[40:30:-1]), "document": ""}]
+    one = quoteverify.run(corpus, quotes, {"embed": {"enabled": False}})
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
+        sent = cluster_module._as_data(client, ([1, 2, 3], ["en", "en", "en"]))
+        kept = cluster_module._as_data(client, ([1, 2], ["en", "en"]))
+        run = run_on_cluster(corpus, quotes, {"embed": {"enabled": False}}, cluster=client)
+        assert isinstance(sent, distributed.Future) and sent.result() == ([1, 2, 3], ["en", "en", "en"])
+    assert kept == ([1, 2], ["en", "en"])
+    assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
