@@ -75,6 +75,19 @@ def check_archive(path: Path, data: bytes | Path, limits: ArchiveLimits, *, tota
                              "(limits.max_ratio in --config), as zip bombs do")
 
 
+def is_xml_bomb(exc: BaseException) -> bool:
+    """Whether defusedxml refused the XML (entities or a DTD) somewhere in ``exc``'s chain of causes."""
+    # defusedxml is needed only for the XML inside workbooks and projects.
+    from defusedxml import DefusedXmlException
+
+    cause: BaseException | None = exc
+    while cause is not None:
+        if isinstance(cause, DefusedXmlException):
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
+
+
 def check_columns(path: Path, row: int, cells: int, limits: ArchiveLimits) -> None:
     """Refuse a worksheet row wider than the limit, whatever its ``<dimension>`` claims."""
     if cells > limits.max_columns:

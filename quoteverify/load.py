@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .archive import ArchiveLimits, check_archive, check_columns
+from .archive import ArchiveLimits, check_archive, check_columns, is_xml_bomb
 from .errors import InputError
 from .formats import BINARY_SUFFIXES, LINE_BREAK, extract
 from .formats import SUFFIXES as DOCUMENT_SUFFIXES
@@ -410,15 +410,9 @@ def _csv_records(path: Path, text: str
 
 
 def _xlsx_error(path: Path, exc: BaseException) -> InputError:
-    # defusedxml is needed only for the XML inside workbooks and projects.
-    from defusedxml import DefusedXmlException
-
-    cause: BaseException | None = exc
-    while cause is not None:
-        if isinstance(cause, DefusedXmlException):
-            return InputError(f"{path}: refused: its XML declares entities or a DTD, as XML bombs do; "
-                              "open it in Excel and save it again, or export the sheet as CSV")
-        cause = cause.__cause__ or cause.__context__
+    if is_xml_bomb(exc):
+        return InputError(f"{path}: refused: its XML declares entities or a DTD, as XML bombs do; "
+                          "open it in Excel and save it again, or export the sheet as CSV")
     reason = " ".join(str(exc).split())  # openpyxl's messages span lines
     return InputError(f"{path}: not a readable .xlsx workbook ({type(exc).__name__}: {reason}); "
                       "open it in Excel and save it again, or export the sheet as CSV")

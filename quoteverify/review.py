@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from .archive import ArchiveLimits, check_archive, check_columns
+from .archive import ArchiveLimits, check_archive, check_columns, is_xml_bomb
 from .decisions import REVIEW_COLUMNS, Review, ReviewedQuote, parse_decision, read_decisions  # noqa: F401
 from .display import utf8
 from .errors import InputError, OutputError
@@ -67,15 +67,9 @@ def read_review(path: str | Path, *, limits: ArchiveLimits | None = None) -> Rev
 
 
 def _workbook_error(path: Path, exc: BaseException) -> InputError:
-    # defusedxml is needed only for the XML inside workbooks and projects.
-    from defusedxml import DefusedXmlException
-
-    cause: BaseException | None = exc
-    while cause is not None:
-        if isinstance(cause, DefusedXmlException):
-            return InputError(f"{path}: refused: its XML declares entities or a DTD, as XML bombs do; "
-                              "give the .xlsx written by quoteverify verify, saved again from Excel")
-        cause = cause.__cause__ or cause.__context__
+    if is_xml_bomb(exc):
+        return InputError(f"{path}: refused: its XML declares entities or a DTD, as XML bombs do; "
+                          "give the .xlsx written by quoteverify verify, saved again from Excel")
     reason = " ".join(str(exc).split()) or type(exc).__name__
     return InputError(f"{path}: cannot be read as an Excel workbook ({type(exc).__name__}: {reason}); "
                       "give the .xlsx written by quoteverify verify, saved as .xlsx")

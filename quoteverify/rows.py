@@ -10,8 +10,10 @@ import io
 import json
 from collections.abc import Iterable
 from dataclasses import fields
+from pathlib import Path
 from typing import Any
 
+from .errors import InputError
 from .types import QuoteResult
 
 # Columns of CSV and DataFrames, in this order; lists are JSON-encoded in CSV.
@@ -101,3 +103,40 @@ def csv_bytes(results: list[QuoteResult]) -> bytes:
     return buffer.getvalue().encode("utf-8", "backslashreplace")
 
 
+
+
+_WRITE_JSONL = "write it with 'quoteverify verify ... -o results.jsonl'"
+
+
+def results_file_bytes(path: Path, made: str) -> bytes:
+    """The bytes of a results JSONL that ``made`` (the review page, the appendix) is made from."""
+    if path.suffix.lower() != ".jsonl":
+        raise InputError(f"{path}: {made} is made from the JSONL results; "
+                         "write them with 'quoteverify verify ... -o results.jsonl'")
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise InputError(f"{path}: no such results file; {_WRITE_JSONL}") from None
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a folder; give the results file written by verify -o results.jsonl") from None
+
+
+def results_from_jsonl(path: Path, data: bytes) -> list[QuoteResult]:
+    """The results in the JSONL bytes ``jsonl_bytes`` wrote, one per line; anything else is an InputError."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (byte {exc.start}); give the JSONL quoteverify wrote") from None
+    results = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            if not isinstance(row, dict):
+                raise TypeError("not a JSON object")
+            results.append(QuoteResult(**row))
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise InputError(f"{path}: line {number}: not a quoteverify result ({exc}); give the JSONL "
+                             "written by quoteverify verify -o results.jsonl") from None
+    return results

@@ -8,7 +8,6 @@ from two different runs.
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from pathlib import Path
 from ..display import utf8
 from ..errors import InputError, OutputError
 from ..manifest import Manifest, Summary, summarize
+from ..rows import results_file_bytes, results_from_jsonl
 from ..transaction import write_bytes_atomic
 from ..types import MATCH_TYPES, Findings, QuoteResult
 from ..wording import plural
@@ -262,23 +262,11 @@ def _findings(summary: Findings | None, style: _Style) -> str:
 def read_results(path: str | Path, *, manifest: Manifest) -> list[QuoteResult]:
     """The results of the run ``manifest`` describes, read from the JSONL that run wrote."""
     path = Path(path)
-    if path.suffix.lower() != ".jsonl":
-        raise InputError(f"{path}: the appendix is made from the JSONL results; "
-                         "write them with 'quoteverify verify ... -o results.jsonl'")
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such results file") from None
+    data = results_file_bytes(path, "the appendix")
     if hashlib.sha256(data).hexdigest() != manifest.results_sha256:
         raise InputError(f"{path}: these are not the results of the run the manifest describes (their sha256 "
                          "differs from its results_sha256); give the results and the manifest of the same run")
-    results = []
-    for number, line in enumerate(data.decode("utf-8").splitlines(), start=1):
-        try:
-            results.append(QuoteResult(**json.loads(line)))
-        except (json.JSONDecodeError, TypeError) as exc:
-            raise InputError(f"{path}: line {number}: not a quoteverify result ({exc})") from None
-    return results
+    return results_from_jsonl(path, data)
 
 
 def write_appendix(path: str | Path, results: list[QuoteResult], manifest: Manifest, *,

@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import Any
 
 from ..display import utf8
-from ..errors import InputError, OutputError
+from ..errors import OutputError
+from ..rows import results_file_bytes, results_from_jsonl
 from ..transaction import write_bytes_atomic
 from ..types import (
     DECISIONS,
@@ -169,33 +170,7 @@ def page_bytes(results: list[QuoteResult], *, title: str = "quoteverify review")
 def load_results(path: str | Path) -> list[QuoteResult]:
     """The results of a run, read from the JSONL it wrote (verify -o results.jsonl)."""
     path = Path(path)
-    if path.suffix.lower() != ".jsonl":
-        raise InputError(f"{path}: the review page is made from the JSONL results; "
-                         "write them with 'quoteverify verify ... -o results.jsonl'")
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError(f"{path}: no such results file; write it with 'quoteverify verify ... -o results.jsonl'") \
-            from None
-    except IsADirectoryError:
-        raise InputError(f"{path}: is a folder; give the results file written by verify -o results.jsonl") from None
-    results = []
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise InputError(f"{path}: not UTF-8 text (byte {exc.start}); give the JSONL quoteverify wrote") from None
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip():
-            continue
-        try:
-            fields = json.loads(line)
-            if not isinstance(fields, dict):
-                raise TypeError("not a JSON object")
-            results.append(QuoteResult(**fields))
-        except (json.JSONDecodeError, TypeError) as exc:
-            raise InputError(f"{path}: line {number}: not a quoteverify result ({exc}); give the JSONL "
-                             "written by quoteverify verify -o results.jsonl") from None
-    return results
+    return results_from_jsonl(path, results_file_bytes(path, "the review page"))
 
 
 def write_page(path: str | Path, results: list[QuoteResult], *, title: str = "quoteverify review") -> None:
