@@ -9,7 +9,7 @@ each language, so nothing here lists them by hand.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import cache
@@ -57,6 +57,15 @@ def _split(text: str) -> list[str]:
     return [w for w in re.split(r"[\s\-]+", text.lower()) if w]
 
 
+def _said(num2words: Callable[..., str], n: int, language: str, to: str) -> list[str]:
+    """``n`` in words, split; [] where num2words's table for the language fails on it (Catalan ordinals
+    raise KeyError for some numbers): that number is then read from digits only."""
+    try:
+        return _split(num2words(n, lang=language, to=to))
+    except Exception:  # noqa: BLE001 - whatever a language table of the library raises for one number
+        return []
+
+
 @cache
 def words_for(language: str) -> Words | None:
     """The number words of a language, from num2words; None when num2words does not know it."""
@@ -71,16 +80,15 @@ def words_for(language: str) -> Words | None:
     scales: dict[str, int] = {}
     joiners: set[str] = set()
     for n in range(0, 1000):
-        parts = _split(num2words(n, lang=language))
+        parts = _said(num2words, n, language, "cardinal")
+        if not parts:
+            continue
         if len(parts) == 1:
             cardinals.setdefault(parts[0], n)
         else:
             compounds.setdefault(tuple(parts), n)
             joiners.update(p for p in parts if not p.isdigit() and p in {"and", "und", "et", "y", "e", "en"})
-        try:
-            ords = _split(num2words(n, lang=language, to="ordinal")) if 0 < n <= 100 else []
-        except (NotImplementedError, TypeError, ValueError):
-            ords = []
+        ords = _said(num2words, n, language, "ordinal") if 0 < n <= 100 else []
         if len(ords) == 1:
             ordinals.setdefault(ords[0], n)
     for exp in (2, 3, 6, 9, 12):
