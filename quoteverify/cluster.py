@@ -33,11 +33,26 @@ from .cache import Cache, digest
 from .config import Config, as_config
 from .corpus import _prepare, _text_key
 from .errors import InputError, QuoteverifyError
-from .language import with_languages
+from .index import Bm25Stats
+from .language import detect_quote_languages, with_languages
 from .load import check_claims
 from .pipeline import _documents, _quotes, check_quotes, prepare
-from .resultcache import ResultCache
-from .sharded import check_on_shard, embedder_here, exact_summaries, pick_exact, prepare_shard, shard_key, shards
+from .resultcache import ResultCache, documents_key
+from .sharded import (
+    Ask,
+    beaten,
+    check_gathered,
+    check_on_shard,
+    embedder_here,
+    exact_summaries,
+    pick_exact,
+    prepare_shard,
+    shard_key,
+    shard_stats,
+    shards,
+    top_windows,
+    use_stats,
+)
 from .types import Document, Quote, QuoteResult, Run
 
 _LOCAL = re.compile(r"local(?::(\d+))?")
@@ -237,7 +252,7 @@ class _Shards:
     """The documents in one shard per worker, each prepared and kept on its worker."""
 
     def __init__(self, client: Any, documents: tuple[Document, ...], settings: dict[str, Any], cache: str | None):
-        self.client, self.settings = client, settings
+        self.client, self.settings, self.documents = client, settings, documents
         self.addresses = sorted(client.scheduler_info().get("workers", {}))
         order = {d.doc_id: i for i, d in enumerate(documents)}
         self.order = order
@@ -245,6 +260,7 @@ class _Shards:
         self.keys = [shard_key(p, settings) for p in parts]
         self.docs = [[order[d.doc_id] for d in p] for p in parts]  # corpus-wide numbers, by shard
         self.where = {g: s for s, gs in enumerate(self.docs) for g in gs}
+        self.local = {g: i for gs in self.docs for i, g in enumerate(gs)}  # a document's number in its shard
         # Each shard's documents go to its worker alone, as data (not inside the task graph).
         sent = [client.scatter([tuple(p)], workers=[self.addresses[s]])[0] for s, p in enumerate(parts)]
         self.held = _failing("preparing the shards", [
@@ -255,6 +271,13 @@ class _Shards:
         where = [self.addresses[shard]]
         return self.client.submit(function, *(_as_data(self.client, a, where) for a in args), workers=where,
                                   allow_other_workers=False, pure=False)
+
+    def weigh(self) -> None:
+        """Weight every shard's BM25 index with the whole corpus's stats, the sum of the shards'."""
+        stats = _failing("weighting the shards", [self.on(s, shard_stats, self.keys[s])
+                                                   for s in range(len(self.keys))])
+        whole = self.client.scatter(sum(stats, Bm25Stats({}, 0, 0)), broadcast=True)
+        _failing("weighting the shards", [self.on(s, use_stats, self.keys[s], whole) for s in range(len(self.keys))])
 
     def summaries(self, asks: dict[int, list[int]], quote_list: Sequence[Quote],
                   found: dict[int, list[tuple[int, int, int]]]) -> None:
@@ -268,8 +291,10 @@ class _Shards:
                 found.setdefault(k, []).extend((self.docs[s][d], n, first) for d, n, first in summary)
 
 
-def _exact_owners(parts: _Shards, quote_list: Sequence[Quote]) -> dict[int, int]:
-    """The shard that settles each quote the exact fast path settles (and each quote with a problem)."""
+def _exact_owners(parts: _Shards, quote_list: Sequence[Quote]
+                  ) -> tuple[dict[int, int], dict[int, list[tuple[int, int, int]]]]:
+    """The shard that settles each quote the exact fast path settles (and each quote with a problem), and
+    every quote's exact summaries in corpus-wide document numbers."""
     claims = {k: parts.order.get(q.claimed_document) for k, q in enumerate(quote_list)}
     home = {k: -1 if doc is None else parts.where[doc] for k, doc in claims.items()}  # the claimed shard
     everywhere = range(len(parts.keys))
@@ -287,13 +312,14 @@ def _exact_owners(parts: _Shards, quote_list: Sequence[Quote]) -> dict[int, int]
         doc = pick_exact(found.get(k, []), claims[k])
         if doc is not None and claims[k] in (None, doc):
             owners[k] = parts.where[doc]
-    return owners
+    return owners, found
 
 
 def _sharded(parts: _Shards, quote_list: Sequence[Quote], own_languages: Sequence[str], embedder: Any,
              cache: str | None, progress: Any) -> tuple[dict[int, QuoteResult], list[str]]:
-    """The quotes the shards settle on their own, checked there: results by quote, and warnings."""
-    owners = _exact_owners(parts, quote_list)
+    """The quotes the shards settle, checked there (found word for word) or against the documents they
+    can match, gathered from the shards: results by quote, and warnings."""
+    owners, found = _exact_owners(parts, quote_list)
     config = as_config(parts.settings)
     jobs = []
     for s in range(len(parts.keys)):
@@ -311,7 +337,175 @@ def _sharded(parts: _Shards, quote_list: Sequence[Quote], own_languages: Sequenc
         warnings += chunk_warnings
     if progress:
         progress(len(results), len(quote_list))
+    need = _gatherable(parts, quote_list, owners, found)
+    if need:
+        languages = list(own_languages)
+        detect_quote_languages(parts.documents, quote_list, languages, sorted(need), config.language)
+        gathered, gathered_warnings = _gathered(parts, quote_list, languages, need, embedder, cache,
+                                              progress and (lambda done: progress(len(results) + done,
+                                                                                  len(quote_list))))
+        results.update(gathered)
+        warnings += gathered_warnings
     return results, warnings
+
+
+def _gatherable(parts: _Shards, quote_list: Sequence[Quote], owners: dict[int, int],
+                found: dict[int, list[tuple[int, int, int]]]) -> dict[int, set[int]]:
+    """The quotes left to check against the documents they can match, each with the documents it needs
+    whatever BM25 ranks first: its claimed document and the one it is found in word for word."""
+    config = as_config(parts.settings)
+    if config.index.backend != "bm25s":
+        return {}  # only bm25s's windows can be weighted with the whole corpus's stats
+    if sum(len(d.text) for d in parts.documents) <= config.cluster.gather_chars:
+        return {}  # what a worker may gather holds the whole corpus: each worker keeps it, read once
+    need: dict[int, set[int]] = {}
+    for k, quote in enumerate(quote_list):
+        if k in owners or quote.problem:
+            continue
+        claimed = parts.order.get(quote.claimed_document)
+        doc = pick_exact(found.get(k, []), claimed)
+        if doc is None and any(first >= 0 for _, _, first in found.get(k, [])):
+            continue  # found word for word past the exact fast path's tries: the whole corpus decides
+        need[k] = {d for d in (claimed, doc) if d is not None}
+    return need
+
+
+Task = tuple[int, list[int], list[int]]  # the shard to check on, the quotes, the documents they need
+
+
+def _tasks(parts: _Shards, need: Mapping[int, set[int]], pending: Sequence[int]) -> tuple[list[Task], list[int]]:
+    """The pending quotes in tasks, each on the shard that holds most of its documents' characters, with
+    at most ``cluster.gather_chars`` characters of documents; and the quotes that need more than that."""
+    config = as_config(parts.settings).cluster
+    chars = [len(d.text) for d in parts.documents]
+    home: dict[int, int] = {}
+    too_big = []
+    for k in pending:
+        by_shard = [0] * len(parts.keys)
+        for d in need[k]:
+            by_shard[parts.where[d]] += chars[d]
+        if sum(by_shard) > config.gather_chars:
+            too_big.append(k)
+        else:
+            home[k] = by_shard.index(max(by_shard))
+    tasks: list[Task] = []
+    for s in range(len(parts.keys)):
+        mine = sorted((k for k in home if home[k] == s), key=lambda k: sorted(need[k]))
+        size = max(config.min_chunk, -(-len(mine) // config.chunks_per_worker))
+        quotes: list[int] = []
+        docs: set[int] = set()
+        for k in mine:
+            more = need[k] - docs
+            if quotes and (len(quotes) >= size
+                           or sum(chars[d] for d in docs) + sum(chars[d] for d in more) > config.gather_chars):
+                tasks.append((s, quotes, sorted(docs)))
+                quotes, docs, more = [], set(), need[k]
+            quotes.append(k)
+            docs |= more
+        if quotes:
+            tasks.append((s, quotes, sorted(docs)))
+    return tasks, too_big
+
+
+def _run_tasks(parts: _Shards, tasks: Sequence[Task], submit: Any) -> list[Any]:
+    """The tasks' answers in task order, at most two tasks on a worker at a time (what a task gathers
+    stays bounded); ``submit(task)`` starts one."""
+    # Dask is an optional extra and slow to import; only --cluster needs it.
+    from distributed import as_completed
+
+    waiting: dict[int, list[int]] = {}
+    for i, (s, _, _) in enumerate(tasks):
+        waiting.setdefault(s, []).append(i)
+    answers: list[Any] = [None] * len(tasks)
+    running: dict[str, int] = {}
+    flow = as_completed()
+
+    def start(s: int) -> None:
+        if waiting.get(s):
+            i = waiting[s].pop(0)
+            future = submit(tasks[i])
+            running[future.key] = i
+            flow.add(future)
+
+    for s in list(waiting):
+        start(s)
+        start(s)
+    try:
+        for future in flow:
+            i = running.pop(future.key)
+            answers[i] = future.result()
+            start(tasks[i][0])
+    except QuoteverifyError:
+        raise
+    except Exception as exc:  # a worker lost, or a task that failed there: say which, in one line
+        raise QuoteverifyError(f"the Dask cluster failed while checking quotes: {exc.__class__.__name__}: "
+                               f"{exc}") from exc
+    return answers
+
+
+def _gathered(parts: _Shards, quote_list: Sequence[Quote], languages: Sequence[str], need: dict[int, set[int]],
+            embedder: Any, cache: str | None, progress: Any) -> tuple[dict[int, QuoteResult], list[str]]:
+    """Quotes not found word for word (or found elsewhere than claimed), each checked on one worker against
+    the documents it can match, gathered from the shards, with the whole corpus's BM25 weights: first the
+    documents of its best windows; then, as long as a shard has a window that would have entered one
+    of its retrievals, with that window's document too (README: "Beyond one machine"). What is still
+    unsettled after ``cluster.gather_rounds`` rounds is left to the caller."""
+    config = as_config(parts.settings)
+    take = 3 * config.index.top_k
+    parts.weigh()
+    every = sorted(need)
+    tops = _failing("ranking quotes", [parts.on(s, top_windows, parts.keys[s], [quote_list[k] for k in every], take)
+                                       for s in range(len(parts.keys))])
+    for i, k in enumerate(every):
+        ranked = sorted((-score, parts.docs[s][d], w) for s, top in enumerate(tops) for score, d, w in top[i])
+        need[k].update(doc for _, doc, _ in ranked[:take])
+    documents = documents_key(parts.documents)
+    results: dict[int, QuoteResult] = {}
+    warnings: list[str] = []
+    pending = every
+    for _ in range(config.cluster.gather_rounds):
+        tasks, _ = _tasks(parts, need, pending)
+        if not tasks:
+            break
+
+        def submit(task: Task) -> Any:
+            s, ks, docs = task
+            members = [parts.local[d] if parts.where[d] == s else parts.documents[d] for d in docs]
+            sent = parts.client.scatter([members], workers=[parts.addresses[s]], hash=False)[0]
+            return parts.on(s, check_gathered, parts.keys[s], [quote_list[k] for k in ks],
+                            [languages[k] for k in ks], sent, parts.settings, embedder, cache, documents)
+
+        answers = _run_tasks(parts, tasks, submit)
+        checked: dict[int, tuple[QuoteResult, list[Ask], list[int]]] = {}
+        for (_, ks, docs), (out, task_warnings) in zip(tasks, answers):
+            warnings += task_warnings
+            checked.update((k, (*found, docs)) for k, found in zip(ks, out) if found is not None)
+        again = _confirm(parts, checked, need, take)
+        results.update((k, checked[k][0]) for k in checked if k not in again)
+        pending = sorted(again)
+        if progress:
+            progress(len(results))
+        if not pending:
+            break
+    return results, warnings
+
+
+def _confirm(parts: _Shards, checked: Mapping[int, tuple[QuoteResult, list[Ask], list[int]]],
+             need: dict[int, set[int]], take: int) -> set[int]:
+    """Ask every shard whether a window of a document a quote was not checked against would have entered
+    one of its retrievals: the quotes to check again, their ``need`` grown by those documents."""
+    asking = [k for k in sorted(checked) if checked[k][1]]
+    answers = _failing("confirming candidates", [
+        parts.on(s, beaten, parts.keys[s], [([parts.local[d] for d in checked[k][2] if parts.where[d] == s],
+                                             checked[k][1]) for k in asking], take)
+        for s in range(len(parts.keys))])
+    again: set[int] = set()
+    for s, answer in enumerate(answers):
+        for k, docs in zip(asking, answer):
+            if docs:
+                need[k].update(parts.docs[s][d] for d in docs)
+                again.add(k)
+    return again
 
 
 def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,

@@ -145,6 +145,8 @@ class ClusterConfig:
     connect_seconds: int = field(metadata=between(1, 3600))
     chunks_per_worker: int = field(metadata=between(1, 1000))
     min_chunk: int = field(metadata=between(1, _MANY))
+    gather_chars: int = field(metadata=between(1, 1 << 40))
+    gather_rounds: int = field(metadata=between(1, 100))
 
 
 @dataclass(frozen=True)

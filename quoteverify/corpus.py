@@ -127,11 +127,14 @@ class Corpus:
     when their inputs are unchanged, and written to it otherwise.
     """
 
-    def __init__(self, documents: list[Document] | tuple[Document, ...], *, cache: Cache | None = None):
+    def __init__(self, documents: list[Document] | tuple[Document, ...], *, cache: Cache | None = None,
+                 prepared: list[tuple[NormalizedText, WordTokens]] | None = None):
+        """``prepared``: the documents already normalized and tokenized (by ``prepare_document``)."""
         cache = cache or Cache(None)
         keys = [_text_key(d) for d in documents]
         self.key = digest("corpus", PREPARE_VERSION, *keys)
-        prepared = [_prepare(d, cache, key) for d, key in zip(documents, keys)]
+        if prepared is None:
+            prepared = [_prepare(d, cache, key) for d, key in zip(documents, keys)]
         total = sum(len(tokens) for _, tokens in prepared)
         stored = cache.load_vocab(self.key)
         if stored is not None and len(stored["all_ids"]) == total:
@@ -151,11 +154,30 @@ class Corpus:
             self.all_ids = np.concatenate(ids) if ids else np.zeros(0, np.int32)
             self._order = np.argsort(self.all_ids, kind="stable")
             cache.save_vocab(self.key, words=list(vocab), all_ids=self.all_ids, order=self._order)
+        self._finish(documents, prepared)
+
+    @classmethod
+    def assembled(cls, sources: list[Source], vocab: dict[str, int]) -> Corpus:
+        """A corpus of documents prepared and numbered already (``sources``), their word ids all from
+        ``vocab``, which may hold more words than they do: ids are only ever compared, and a word of no
+        document here occurs nowhere here."""
+        corpus = cls.__new__(cls)
+        corpus.key = digest("corpus", PREPARE_VERSION, *(_text_key(s.document) for s in sources))
+        corpus.vocab = vocab
+        corpus.all_ids = np.concatenate([s.ids for s in sources]) if sources else np.zeros(0, np.int32)
+        corpus._order = np.argsort(corpus.all_ids, kind="stable")
+        corpus._finish([s.document for s in sources], [(s.norm, s.tokens) for s in sources],
+                       [s.turns for s in sources])
+        return corpus
+
+    def _finish(self, documents: list[Document] | tuple[Document, ...],
+                prepared: list[tuple[NormalizedText, WordTokens]], turns: list[Turns | None] | None = None) -> None:
         self.sources: list[Source] = []
         offset = 0
-        for document, (norm, tokens) in zip(documents, prepared):
+        for k, (document, (norm, tokens)) in enumerate(zip(documents, prepared)):
             n = len(tokens)
-            self.sources.append(Source(document, norm, tokens, self.all_ids[offset:offset + n], offset))
+            self.sources.append(Source(document, norm, tokens, self.all_ids[offset:offset + n], offset,
+                                       turns[k] if turns else None))
             offset += n
         self.by_id: dict[str, int] = {s.document.doc_id: i for i, s in enumerate(self.sources)}
         self.doc_starts = np.asarray([s.offset for s in self.sources], dtype=np.int64)
@@ -227,6 +249,11 @@ def _text_key(document: Document) -> str:
     """What preparing a document depends on: its text as extracted (not the file's bytes,
     which a .vtt and a .txt copy share while their texts differ)."""
     return hashlib.sha256(document.text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def prepare_document(document: Document, cache: Cache) -> tuple[NormalizedText, WordTokens]:
+    """Normalize and tokenize one document, or read both from the cache."""
+    return _prepare(document, cache, _text_key(document))
 
 
 def _prepare(document: Document, cache: Cache, key: str) -> tuple[NormalizedText, WordTokens]:

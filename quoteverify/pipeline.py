@@ -149,14 +149,24 @@ def _cosine_scores(checked: Mapping[int, tuple[Alignment, Comparison]], quote_li
     return dict(zip(needs, values)), unjudged
 
 
+def _kept(cached: ResultCache, quote_list: Sequence[Quote], config: Config, embed: Embedder | None,
+          corpus: Corpus, exacts: Mapping[int, Alignment], rest: Sequence[int], own_languages: Sequence[str]
+          ) -> tuple[dict[int, str], dict[int, QuoteResult]]:
+    """Each checkable quote's result-cache key, and the results kept under them."""
+    keys = {k: cached.key(quote_list[k], config, embed, corpus, exact=exacts.get(k), language=own_languages[k])
+            for k in [*exacts, *rest]}
+    return keys, cached.load(keys)
+
+
 def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config, embed: Embedder | None, *,
                  own_languages: Sequence[str], progress: Progress | None = None,
-                 lap: Callable[[str], None] | None = None, cached: ResultCache | None = None) -> list[QuoteResult]:
+                 lap: Callable[[str], None] | None = None, cached: ResultCache | None = None,
+                 languages_told: bool = False) -> list[QuoteResult]:
     """One result per quote, in order: the stages after indexing.
 
     Both the in-process run and a cluster worker (quoteverify.cluster) call this.
-    ``own_languages``: each quote's language as given; ``cached``: results kept between runs (resultcache).
-    """
+    ``own_languages``: each quote's language as given; ``cached``: results kept between runs (resultcache);
+    ``languages_told``: already told against the whole corpus (a worker holding a part must not again)."""
     lap = lap or (lambda stage: None)
     corpus, index = prepared.corpus, prepared.index
     keys: dict[int, str] = {}
@@ -176,12 +186,11 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
         k: (Alignment("none", (), 0), Comparison((), None, "")) for k, q in enumerate(quote_list) if q.problem}
     exacts, rest = _exact_pass(quote_list, prepared, prepared_quotes)
     if cached is not None:
-        keys = {k: cached.key(quote_list[k], config, embed, corpus, exact=exacts.get(k), language=own_languages[k])
-                for k in [*exacts, *rest]}
-        reused = cached.load(keys)
+        keys, reused = _kept(cached, quote_list, config, embed, corpus, exacts, rest, own_languages)
         rest = [k for k in rest if k not in reused]
     # Only quotes not found word for word need their own language told: one that is is in its document's.
-    detect_quote_languages([s.document for s in corpus.sources], quote_list, own_languages, rest, config.language)
+    if not languages_told:
+        detect_quote_languages([s.document for s in corpus.sources], quote_list, own_languages, rest, config.language)
     for k, exact in exacts.items():
         if k not in reused:
             checked[k] = (exact, compare(prepared_quotes[k], exact, corpus,

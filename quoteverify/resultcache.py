@@ -27,7 +27,7 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import fields
 from functools import lru_cache
 from pathlib import Path
@@ -55,8 +55,11 @@ def code_fingerprint() -> str:
 class ResultCache:
     """Per-quote results under ``root/results``; every method is a no-op miss when ``root`` is None."""
 
-    def __init__(self, root: str | Path | None, *, warnings: list[str] | None = None):
+    def __init__(self, root: str | Path | None, *, warnings: list[str] | None = None, documents: str = ""):
+        """``documents``: ``documents_key`` of the whole corpus, when the corpus a quote is checked
+        against is only the part of it the quote can match (quoteverify.sharded)."""
         self.dir = Path(root) / "results" if root is not None else None
+        self.documents = documents
         self.warnings = warnings if warnings is not None else []
         self.hits = 0
         self.damaged = 0
@@ -73,10 +76,11 @@ class ResultCache:
         """What a quote's result depends on; ``exact``: its alignment, if the exact fast path settled it."""
         if exact is not None:
             documents = digest("exact", repr(exact), self._document_key(corpus, exact.segments[0].doc))
+        elif self.documents:
+            documents = self.documents
         else:
             if id(corpus) not in self._corpus_keys:
-                self._corpus_keys[id(corpus)] = digest("documents", *(
-                    self._document_key(corpus, k) for k in range(len(corpus.sources))))
+                self._corpus_keys[id(corpus)] = documents_key(s.document for s in corpus.sources)
             documents = self._corpus_keys[id(corpus)]
         settings = config.as_dict()
         # How the work is spread changes no result: a local run and a cluster run share entries.
@@ -137,6 +141,11 @@ class ResultCache:
                 if tmp is not None:
                     Path(tmp).unlink(missing_ok=True)
                 return
+
+
+def documents_key(documents: Iterable[Any]) -> str:
+    """Every document as a result sees it: what a quote not found word for word depends on."""
+    return digest("documents", *(_document_key(d) for d in documents))
 
 
 def _document_key(document: Any) -> str:

@@ -29,20 +29,34 @@ sharded needs a retrieval merged across shards at every step of the alignment.
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
+from weakref import WeakKeyDictionary
 
-from .align import EXACT_TRIES, exact_summary
+import numpy as np
+
+from .align import EXACT_TRIES, Aligner, exact_summary
 from .cache import Cache, digest
 from .config import Config, as_config
-from .corpus import prepare_quote
+from .corpus import Corpus, Source, prepare_document, prepare_quote
+from .index import Bm25Index, Bm25Stats
 from .pipeline import Prepared, _embedder, check_quotes, prepare
 from .resultcache import ResultCache
 from .types import Document, Quote, QuoteResult
+from .window import make_windows
 
-# What a worker keeps between tasks: its shards of the current run's documents, by key.
+# What a worker keeps between tasks: its shards of the current run's documents, by key, with the
+# whole corpus's BM25 stats, and other shards' documents it prepared for a gathered check, newest last.
 _held: dict[str, Prepared] = {}
+_stats: dict[str, Bm25Stats] = {}
+_guests: OrderedDict[tuple[str, str, str, str], tuple[int, Any]] = OrderedDict()
+_vocab: dict[str, dict[str, int]] = {}
+_entries_of: WeakKeyDictionary[Bm25Index, tuple[np.ndarray, np.ndarray, np.ndarray]] = WeakKeyDictionary()
 _embedders: dict[str, Any] = {}
+
+Ask = tuple[tuple[str, ...], float]  # a retrieval's words, and the score a window must reach to enter it
+Window = tuple[float, int, int]  # (score, document in the shard, window in the shard)
 
 Summary = list[tuple[int, int, int]]  # (document, first-run occurrences there, first whole match or -1)
 
@@ -71,6 +85,8 @@ def prepare_shard(key: str, documents: tuple[Document, ...], settings: Mapping[s
     not in ``keep``. Returns what this worker now holds, for the caller to report."""
     for old in [k for k in _held if k not in keep and k != key]:
         del _held[old]
+        _stats.pop(old, None)
+        _vocab.pop(old, None)
     if key not in _held:
         _held[key] = prepare(documents, as_config(settings), cache=Cache(cache_dir))
     return {**held(), "windows": _held[key].windows}
@@ -132,6 +148,215 @@ def check_on_shard(key: str, quotes: Sequence[Quote], languages: Sequence[str], 
     for k, result in zip(settled, results):
         out[k] = result
     warnings += prepared.index.cache.warnings
+    if embed is not None:
+        warnings += embed.store.warnings
+    return out, warnings
+
+
+def shard_stats(key: str) -> Bm25Stats:
+    """Runs on a worker: the shard's own BM25 stats, for the caller to sum into the whole corpus's."""
+    return _held[key].index.own_stats()
+
+
+def use_stats(key: str, stats: Bm25Stats) -> None:
+    """Runs on a worker: weight the shard's BM25 index (and every gathered one) with the whole corpus's
+    stats, so each window scores what it scores in the whole corpus's index."""
+    index = _held[key].index
+    if index.stats is None or index.stats.key != stats.key:
+        index.use_stats(stats)
+    _stats[key] = stats
+
+
+def best_windows(index: Bm25Index, scores: np.ndarray, take: int, *, at_least: float = 0.0,
+                 skip: Sequence[int] = ()) -> list[Window]:
+    """The ``take`` best windows (best first) that score ``at_least`` (or, at 0, more than 0), outside
+    the documents ``skip``."""
+    keep = scores >= at_least if at_least > 0 else scores > 0
+    if len(skip):
+        keep &= ~np.isin(index.win_doc, np.asarray(skip, dtype=index.win_doc.dtype))
+    hits = np.flatnonzero(keep)
+    if len(hits) > take:
+        hits = hits[np.argpartition(-scores[hits], take - 1)[:take]]
+    hits = hits[np.lexsort((hits, -scores[hits]))]
+    return [(float(scores[w]), int(index.win_doc[w]), int(w)) for w in hits]
+
+
+def top_windows(key: str, quotes: Sequence[Quote], take: int) -> list[list[Window]]:
+    """Runs on a worker: for each quote, the shard's ``take`` best windows for its words (the first
+    retrieval of its alignment), weighted corpus-wide."""
+    prepared = _held[key]
+    out = []
+    for quote in quotes:
+        words = [w for w in prepare_quote(quote.text, prepared.corpus).words if w] if not quote.problem else []
+        out.append(best_windows(prepared.index, prepared.index.scores(words), take) if words else [])
+    return out
+
+
+def beaten(key: str, asks: Sequence[tuple[Sequence[int], Sequence[Ask]]], take: int) -> list[list[int]]:
+    """Runs on a worker: for each quote checked against some of the documents (``skip``, this shard's
+    among them) with some retrievals, this shard's other documents with a window that would have
+    entered one of those retrievals: the quote must be checked again with them."""
+    index = _held[key].index
+    out = []
+    for skip, retrievals in asks:
+        docs: set[int] = set()
+        for words, at_least in retrievals:
+            docs.update(d for _, d, _ in best_windows(index, index.scores(list(words)), take, at_least=at_least,
+                                                      skip=skip))
+        out.append(sorted(docs))
+    return out
+
+
+class _Asks:
+    """What a check against part of the corpus must ask the rest: each quote's retrievals, with the score
+    of the last window each took in. A window elsewhere that scores less would not have entered it;
+    one that scores as much or more would (ties go to the first window in corpus order): the quote is then
+    checked again with that window's document. A retrieval that took in fewer windows than it may
+    (``take``) took every window with a word of the query: no window elsewhere may have one."""
+
+    def __init__(self, prepared: Prepared, take: int):
+        self.take = take
+        self.by_quote: dict[tuple[str, int | None], list[Ask]] = {}
+        self._current: list[Ask] = []
+        prepared.index.listener = self._heard
+        align = prepared.aligner.align
+
+        def watched(pq: Any, prefer_doc: int | None = None) -> Any:
+            self._current = self.by_quote.setdefault((pq.text, prefer_doc), [])
+            return align(pq, prefer_doc)
+
+        prepared.aligner.align = watched  # type: ignore[method-assign]
+
+    def _heard(self, words: Sequence[str], scores: np.ndarray, only_doc: int | None) -> None:
+        if only_doc is not None:
+            return  # one document's windows: every other document's score 0 there
+        positive = scores[scores > 0]
+        at_least = 0.0
+        if len(positive) >= self.take:
+            at_least = float(-np.partition(-positive, self.take - 1)[self.take - 1])
+        self._current.append((tuple(words), at_least))
+
+
+class _Postings:
+    """The BM25 scores of a gathered corpus's windows for any query, read from the indexes that already
+    hold them (the shard's for its documents, each other document's own for it), joined in one table:
+    word -> its windows here and their scores. A window scores the same in any index weighted with the
+    whole corpus's stats, and the scores of a query's words are added up as bm25s adds them (in query
+    order, in float32), so each window's score is the bit-identical one: no index is built again."""
+
+    def __init__(self, pieces: Sequence[tuple[Bm25Index, int, int]], vocab: Mapping[str, int]):
+        words, rows, data = [], [], []
+        offset = 0
+        for index, a, b in pieces:  # each document's windows [a, b) of ``index``, in corpus order
+            word, row, score = _entries(index, vocab)
+            keep = (row >= a) & (row < b)
+            words.append(word[keep])
+            rows.append(row[keep] - a + offset)
+            data.append(score[keep])
+            offset += b - a
+        word = np.concatenate(words) if words else np.zeros(0, np.int64)
+        order = np.argsort(word, kind="stable")
+        self.rows = np.concatenate(rows)[order] if rows else np.zeros(0, np.int64)
+        self.data = np.concatenate(data)[order] if data else np.zeros(0, np.float32)
+        self.bounds = np.concatenate(([0], np.cumsum(np.bincount(word, minlength=len(vocab)))))
+        self.windows = offset
+        self.vocab = vocab
+
+    def get_scores(self, words: list[str]) -> np.ndarray:
+        scores = np.zeros(self.windows, dtype=self.data.dtype)
+        for word in words:
+            w = self.vocab.get(word)
+            if w is not None and w + 1 < len(self.bounds):
+                a, b = self.bounds[w], self.bounds[w + 1]
+                np.add.at(scores, self.rows[a:b], self.data[a:b])
+        return scores
+
+
+def _entries(index: Bm25Index, vocab: Mapping[str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``index.entries``, kept with the index (the worker's vocabulary only grows)."""
+    if index not in _entries_of:
+        _entries_of[index] = index.entries(vocab)
+    return _entries_of[index]
+
+
+def _guest(document: Document, key: str, config: Config, cache: Cache) -> tuple[Source, Bm25Index]:
+    """Another shard's document prepared on this worker (its word ids in the worker's vocabulary for the
+    shard ``key``), with its windows indexed with the whole corpus's stats; kept (up to
+    ``cluster.gather_chars`` characters) for the next task that needs it."""
+    stats = _stats[key]
+    name = (key, document.doc_id, document.sha256, stats.key)
+    if name in _guests:
+        _guests.move_to_end(name)
+        return _guests[name][1]
+    norm, tokens = prepare_document(document, cache)
+    vocab = _vocab[key]
+    for word in dict.fromkeys(tokens.words):
+        vocab.setdefault(word, len(vocab))
+    ids = np.fromiter(map(vocab.__getitem__, tokens.words), dtype=np.int32, count=len(tokens))
+    source = Source(document, norm, tokens, ids, 0)
+    alone = Corpus([document], prepared=[(norm, tokens)])
+    index = Bm25Index(alone, make_windows(alone, size=config.window.size, overlap=config.window.overlap),
+                      backend=config.index.backend, k1=config.index.k1, b=config.index.b, stats=stats)
+    index.build()
+    _guests[name] = (len(document.text), (source, index))
+    while len(_guests) > 1 and sum(n for n, _ in _guests.values()) > config.cluster.gather_chars:
+        _guests.popitem(last=False)
+    return source, index
+
+
+def _gathered_corpus(key: str, members: Sequence[int | Document], config: Config, cache: Cache) -> Prepared:
+    """The documents a task's quotes can match, in corpus order: this shard's (by number) and others'
+    (sent along), scored with the whole corpus's BM25 stats. Nothing is prepared or indexed again: the
+    documents' words, ids, turns and window scores are read from the shard and from the other documents
+    this worker keeps."""
+    shard = _held[key]
+    if key not in _vocab:
+        _vocab[key] = dict(shard.corpus.vocab)  # grows with the words of other shards' documents
+    bounds = np.searchsorted(shard.index.win_doc, np.arange(len(shard.corpus.sources) + 1))
+    sources, pieces = [], []
+    for member in members:
+        if isinstance(member, int):
+            sources.append(shard.corpus.sources[member])
+            pieces.append((shard.index, int(bounds[member]), int(bounds[member + 1])))
+        else:
+            source, index = _guest(member, key, config, cache)
+            sources.append(source)
+            pieces.append((index, 0, len(index)))
+    corpus = Corpus.assembled(sources, _vocab[key])
+    windows = make_windows(corpus, size=config.window.size, overlap=config.window.overlap)
+    index = Bm25Index(corpus, windows, backend=config.index.backend, k1=config.index.k1, b=config.index.b,
+                      stats=_stats[key])
+    index.score_with(_Postings(pieces, _vocab[key]))
+    return Prepared(corpus, index, Aligner(corpus, index, align=config.align, top_k=config.index.top_k),
+                    len(windows))
+
+
+def check_gathered(key: str, quotes: Sequence[Quote], languages: Sequence[str], members: Sequence[int | Document],
+                   settings: Mapping[str, Any], embedder: Any, cache_dir: str | None, documents: str
+                   ) -> tuple[list[tuple[QuoteResult, list[Ask]] | None], list[str]]:
+    """Runs on a worker: check quotes not found word for word against ``members``, the documents they
+    can match (this shard's by number, others' sent along), each result with the retrievals the shards
+    must confirm (``beaten``). ``languages``: told against the whole corpus; ``documents``: the whole
+    corpus's ``resultcache.documents_key``. A quote found word for word here after all (past the exact
+    fast path's tries in the whole corpus) comes back as None: the caller checks it against the whole corpus."""
+    config: Config = as_config(settings)
+    cache = Cache(cache_dir)
+    part = _gathered_corpus(key, members, config, cache)
+    corpus = part.corpus
+    exact = [not q.problem and part.aligner.align_exact(prepare_quote(q.text, corpus),
+                                                              corpus.by_id.get(q.claimed_document)) is not None
+             for q in quotes]
+    mine = [k for k in range(len(quotes)) if not exact[k]]
+    asks = _Asks(part, 3 * config.index.top_k)
+    embed = embedder_here(config, embedder, cache_dir)
+    warnings: list[str] = []
+    results = check_quotes(part, [quotes[k] for k in mine], config, embed,
+                           own_languages=[languages[k] for k in mine], languages_told=True,
+                           cached=ResultCache(cache_dir, warnings=warnings, documents=documents))
+    out: list[tuple[QuoteResult, list[Ask]] | None] = [None] * len(quotes)
+    for k, result in zip(mine, results):
+        text = prepare_quote(quotes[k].text, corpus).text
+        out[k] = result, asks.by_quote.get((text, corpus.by_id.get(quotes[k].claimed_document)), [])
     if embed is not None:
         warnings += embed.store.warnings
     return out, warnings

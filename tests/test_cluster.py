@@ -249,3 +249,62 @@ def test_long_quote_lists_go_to_the_workers_as_data(tmp_path: Path, monkeypatch:
         assert isinstance(sent, distributed.Future) and sent.result() == ([1, 2, 3], ["en", "en", "en"])
     assert kept == ([1, 2], ["en", "en"])
     assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
+
+
+def _gathered_here() -> dict[str, int]:
+    """On a worker: the characters of other shards' documents it keeps for gathered checks."""
+    from quoteverify import sharded
+
+    return {"guests": sum(n for n, _ in sharded._guests.values()), "whole": _whole_corpus_here()}
+
+
+def test_quotes_not_found_word_for_word_are_checked_without_the_whole_corpus(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a corpus larger than a worker may gather, the fuzzy quotes (edited, shuffled, spliced across
+    the shards, misattributed) are checked on one worker each against the documents they can match:
+    byte-identical to the in-process run, and no worker reads the whole corpus."""
+    import random
+
+    from quoteverify import cluster as cluster_module
+
+    rng = random.Random(5)
+    common = "we the and said was council water school money road village winter".split()
+    corpus = {}
+    for i in range(8):  # interviews on topics of their own: a quote's best windows are in a few of them
+        own = [f"{topic}{i}" for topic in "harvest bridge clinic storm fence doctor market boat field roof".split()]
+        lines = [f"Speaker {j % 3}: " + " ".join(rng.choice(own + common) for _ in range(12)) + "." for j in range(150)]
+        corpus[f"interview-{i:02d}"] = "\n".join(lines) + "\n"
+    docs = sorted(corpus)
+    lines = {doc: [ln.split(": ", 1)[1] for ln in corpus[doc].splitlines()] for doc in docs}
+    quotes = [{"quote_id": "v1", "quote": lines[docs[5]][20], "document": docs[5]}]
+    quotes += [
+        {"quote_id": "m1", "quote": lines[docs[0]][4], "document": docs[-1]},  # verbatim elsewhere
+        {"quote_id": "f1", "quote": " ".join(lines[docs[1]][6].split()[::-1]), "document": ""},  # shuffled
+        {"quote_id": "f2", "quote": lines[docs[2]][3].replace(" ", " the ", 1), "document": docs[2]},  # edited
+        {"quote_id": "s1", "quote": lines[docs[0]][10] + " " + lines[docs[-1]][2], "document": ""},  # spliced
+        {"quote_id": "s2", "quote": lines[docs[3]][1] + " ... " + lines[docs[4]][7], "document": docs[3]},
+        {"quote_id": "n1", "quote": "Nobody here ever mentioned any helicopter rescue.", "document": ""},
+    ]
+    total = sum(map(len, corpus.values()))
+    config = {"embed": {"enabled": False}, "cluster": {"gather_chars": total // 2}}
+    one = quoteverify.run(corpus, quotes, config)
+    whole_corpus: list[int] = []
+    original = cluster_module._whole_corpus
+    monkeypatch.setattr(cluster_module, "_whole_corpus", lambda client, documents, quote_list, *rest: (
+        whole_corpus.append(len(quote_list)), original(client, documents, quote_list, *rest))[1])
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
+        seen: list[tuple[int, int]] = []
+        run = run_on_cluster(corpus, quotes, config, cluster=client, cache_dir=tmp_path / "cache",
+                             progress=lambda done, n: seen.append((done, n)))
+        kept = client.run(_gathered_here)
+        again = run_on_cluster(corpus, quotes, config, cluster=client, cache_dir=tmp_path / "cache")
+    assert jsonl_bytes(run.results) == jsonl_bytes(one.results) == jsonl_bytes(again.results)
+    assert run.warnings == one.warnings
+    assert whole_corpus == [0, 0]  # no quote was left to the whole corpus
+    assert all(k["whole"] == 0 and k["guests"] <= total // 2 for k in kept.values()), kept
+    assert any(k["guests"] for k in kept.values())  # a splice across the shards gathered documents
+    by_id = {r.quote_id: r for r in one.results}
+    assert by_id["m1"].match_type == "misattributed"
+    assert by_id["n1"].status == "unverified"
+    assert seen == sorted(seen) and seen[-1] == (len(quotes), len(quotes))

@@ -64,3 +64,80 @@ def test_only_the_first_occurrences_are_tried() -> None:
     assert pick_exact(summaries, None) is None
     assert pick_exact(summaries, 1) == 1  # claimed: its occurrences are tried first
     assert pick_exact([(0, 1500, -1), (1, 1500, 400)], None) == 1
+
+
+# ---- the gathered check: BM25 scores of a part of the corpus weighted with the whole corpus's stats
+
+
+def _indexed(docs: list[Document], stats=None):
+    from quoteverify.index import Bm25Index
+    from quoteverify.window import make_windows
+
+    corpus = Corpus(docs)
+    index = Bm25Index(corpus, make_windows(corpus, size=16, overlap=0.25), stats=stats)
+    return corpus, index
+
+
+def _texts(rng: random.Random, n: int) -> list[Document]:
+    words = WORDS + "river harvest bridge market clinic storm fence doctor".split()
+    return [Document(f"d{i}", "", " ".join(rng.choice(words) for _ in range(rng.randint(10, 120))), "")
+            for i in range(n)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_window_of_a_shard_scores_to_the_bit_what_it_scores_in_the_whole_index(seed: int) -> None:
+    import numpy as np
+
+    from quoteverify.index import Bm25Stats
+
+    rng = random.Random(seed)
+    docs = _texts(rng, 9)
+    _, whole = _indexed(docs)
+    parts = [[d for k, d in enumerate(docs) if k % 3 == s] for s in range(3)]
+    stats = sum((_indexed(p)[1].own_stats() for p in parts), Bm25Stats({}, 0, 0))
+    assert (stats.windows, stats.words) == (whole.own_stats().windows, whole.own_stats().words)
+    shards = [_indexed(p, stats)[1] for p in parts]
+    for _ in range(25):
+        query = [rng.choice(WORDS + ["nowhere"]) for _ in range(rng.randint(1, 12))]
+        scores = whole.scores(query)
+        for part, index in zip(parts, shards):
+            mine = np.isin(whole.win_doc, [docs.index(d) for d in part])
+            assert np.array_equal(index.scores(query), scores[mine]), query
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_gathered_corpus_scores_from_the_pieces_as_the_whole_index(seed: int) -> None:
+    """Documents of one shard and others' documents, each indexed alone: their postings joined score
+    every window bit for bit as the whole corpus's index does, and retrieve the same windows."""
+    import numpy as np
+
+    from quoteverify.index import Bm25Index, Bm25Stats
+    from quoteverify.sharded import _Postings
+    from quoteverify.window import make_windows
+
+    rng = random.Random(seed)
+    docs = _texts(rng, 8)
+    whole_corpus, whole = _indexed(docs)
+    stats = whole.own_stats()
+    shard_docs = [d for k, d in enumerate(docs) if k % 2 == 0]
+    shard_corpus, shard = _indexed(shard_docs, stats)
+    members = sorted(rng.sample(range(len(docs)), 5))
+    vocab = dict(shard_corpus.vocab)
+    bounds = np.searchsorted(shard.win_doc, np.arange(len(shard_docs) + 1))
+    pieces = []
+    for k in members:
+        if k % 2 == 0:
+            i = shard_docs.index(docs[k])
+            pieces.append((shard, int(bounds[i]), int(bounds[i + 1])))
+        else:
+            alone, index = _indexed([docs[k]], stats)
+            for word in alone.vocab:
+                vocab.setdefault(word, len(vocab))
+            pieces.append((index, 0, len(index)))
+    gathered = Corpus([docs[k] for k in members])
+    index = Bm25Index(gathered, make_windows(gathered, size=16, overlap=0.25), stats=stats)
+    index.score_with(_Postings(pieces, vocab))
+    mine = np.isin(whole.win_doc, members)
+    for _ in range(25):
+        query = [rng.choice(WORDS + ["nowhere"]) for _ in range(rng.randint(1, 12))]
+        assert np.array_equal(index.scores(query), whole.scores(query)[mine]), query
