@@ -167,14 +167,9 @@ def use_stats(key: str, stats: Bm25Stats) -> None:
     _stats[key] = stats
 
 
-def best_windows(index: Bm25Index, scores: np.ndarray, take: int, *, at_least: float = 0.0,
-                 skip: Sequence[int] = ()) -> list[Window]:
-    """The ``take`` best windows (best first) that score ``at_least`` (or, at 0, more than 0), outside
-    the documents ``skip``."""
-    keep = scores >= at_least if at_least > 0 else scores > 0
-    if len(skip):
-        keep &= ~np.isin(index.win_doc, np.asarray(skip, dtype=index.win_doc.dtype))
-    hits = np.flatnonzero(keep)
+def best_windows(index: Bm25Index, scores: np.ndarray, take: int) -> list[Window]:
+    """The ``take`` best windows with a score above 0, best first (ties: the first window first)."""
+    hits = np.flatnonzero(scores > 0)
     if len(hits) > take:
         hits = hits[np.argpartition(-scores[hits], take - 1)[:take]]
     hits = hits[np.lexsort((hits, -scores[hits]))]
@@ -199,10 +194,17 @@ def beaten(key: str, asks: Sequence[tuple[Sequence[int], Sequence[Ask]]], take: 
     index = _held[key].index
     out = []
     for skip, retrievals in asks:
+        elsewhere = ~np.isin(index.win_doc, np.asarray(skip, dtype=index.win_doc.dtype))
+        strictest: dict[tuple[str, ...], float] = {}
+        for words, at_least in retrievals:  # the same words asked twice: the lower score decides
+            strictest[words] = min(at_least, strictest.get(words, at_least))
         docs: set[int] = set()
-        for words, at_least in retrievals:
-            docs.update(d for _, d, _ in best_windows(index, index.scores(list(words)), take, at_least=at_least,
-                                                      skip=skip))
+        for words, at_least in strictest.items():
+            scores = index.scores(list(words))
+            hits = np.flatnonzero(((scores >= at_least) if at_least > 0 else (scores > 0)) & elsewhere)
+            if len(hits) > take:
+                hits = hits[np.argpartition(-scores[hits], take - 1)[:take]]
+            docs.update(index.win_doc[hits].tolist())
         out.append(sorted(docs))
     return out
 

@@ -111,7 +111,7 @@ def test_a_gathered_corpus_scores_from_the_pieces_as_the_whole_index(seed: int) 
     every window bit for bit as the whole corpus's index does, and retrieve the same windows."""
     import numpy as np
 
-    from quoteverify.index import Bm25Index, Bm25Stats
+    from quoteverify.index import Bm25Index
     from quoteverify.sharded import _Postings
     from quoteverify.window import make_windows
 
