@@ -11,7 +11,8 @@
 3. A big corpus: the scale documents copied under new names until there are
    ``--big-chars`` characters, and the scale quotes repeated (new ids, claims
    spread over the copies) to ``--big-quotes``, checked on the LocalCluster
-   without embeddings: quotes per second and each worker's peak memory.
+   without embeddings: quotes per second and each worker's peak memory, with
+   what it holds (its shard, and the other shards' documents it gathered).
 
 Timings on a shared machine are noisy; ratios measured in one run are the
 figures to compare.
@@ -76,7 +77,19 @@ def scale_part(set_dir: Path, workers: int, config: dict, tmp: Path) -> None:
     print(f"  LocalCluster, {workers} workers        {t_cluster:7.2f} s   ratio {t_cluster / t_local:.2f}x   "
           f"(starting the cluster included)   JSONL byte-identical: {same}")
     print(f"    {len(remote.results) - fallback[0]} quotes settled on the shards, {fallback[0]} checked against "
-          "the whole corpus")
+          "the whole corpus (it is no larger than cluster.gather_chars)")
+    gathering = {**config, "cluster": {"gather_chars": 4_000_000}}
+    fallback = _count_whole_corpus()
+    gathered = _count_gathered()
+    started = time.perf_counter()
+    remote = run_on_cluster(docs, quotes_csv, gathering, cluster=f"local:{workers}", cache_dir=tmp / "cache-gather")
+    t_gather = time.perf_counter() - started
+    same = same and jsonl_bytes(local.results) == jsonl_bytes(remote.results)
+    print(f"  LocalCluster, gathering (cluster.gather_chars 4M) {t_gather:7.2f} s   ratio {t_gather / t_local:.2f}x   "
+          f"JSONL byte-identical: {jsonl_bytes(local.results) == jsonl_bytes(remote.results)}")
+    print(f"    {len(remote.results) - fallback[0] - gathered[0]} quotes settled word for word on their shards, "
+          f"{gathered[0]} checked against the documents they can match, gathered, {fallback[0]} against the "
+          "whole corpus")
     with connect(parse_cluster(f"local:{workers}")) as client:
         for label, sharded in (("sharded, cold workers", True), ("sharded, warm workers", True),
                                ("whole corpus per worker, warm", False)):
@@ -139,33 +152,49 @@ def big_part(set_dir: Path, workers: int, target_chars: float, n_quotes: int) ->
           f"({mb_alone / (total / 1e6):.1f} MB per million characters)")
     sharded_peaks: dict = {}
     settled = _count_whole_corpus(sharded_peaks)
-    began = time.perf_counter()
+    gathered = _count_gathered()
     held: list[dict[str, int]] = []
     started = time.perf_counter()
     with connect(parse_cluster(f"local:{workers}")) as client:
         result = run_on_cluster(big, quotes, {"embed": {"enabled": False}}, cluster=client, held_by=held)
         peaks = client.run(_worker_peak)
+        guests = dict(client.run(_guest_chars).values())
     seconds = time.perf_counter() - started
     print(f"  LocalCluster, {workers} workers: {seconds:.1f} s (ratio {seconds / t_alone:.2f}x), "
-          f"{len(result.results) / seconds:.0f} quotes/s; {len(quotes) - settled[0]} quotes settled on the shards, "
-          f"{settled[0]} checked against the whole corpus")
-    print(f"  until the whole corpus is sent: {settled[1] - began:.1f} s (starting the cluster, preparing the "
-          f"shards, the exact pass and checking {len(quotes) - settled[0]} quotes on their shards)")
+          f"{len(result.results) / seconds:.0f} quotes/s; {len(quotes) - settled[0] - gathered[0]} quotes settled "
+          f"word for word on their shards, {gathered[0]} checked against the documents they can match, gathered, "
+          f"{settled[0]} against the whole corpus")
     shard_of = {h["pid"]: h for h in held}
-    shard_mb = dict(sharded_peaks.values())
     for pid, mb in sorted(peaks.values()):
         shard = shard_of.get(pid, {"documents": 0, "chars": 0})
-        before = shard_mb.get(pid)
-        holding = (f"{before:.0f} MB ({before / (shard['chars'] / 1e6):.1f} MB per million characters)"
-                   if before else "-")
         print(f"  worker {pid}: its shard {shard['documents']} documents, {shard['chars'] / 1e6:.1f}M characters; "
-              f"peak holding its shard (exact pass and shard checks) {holding}; "
-              f"peak with the whole corpus for the other quotes {mb:.0f} MB")
+              f"other shards' documents kept at the end {guests.get(pid, 0) / 1e6:.1f}M characters; peak {mb:.0f} MB "
+              f"({mb / ((shard['chars'] + guests.get(pid, 0)) / 1e6):.1f} MB per million characters held)")
     print(f"  client process: peak {_peak_mb():.0f} MB (it reads every document, as the in-process run does)")
 
 
 def _worker_peak() -> tuple[int, float]:
     return os.getpid(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _guest_chars() -> tuple[int, int]:
+    from quoteverify import sharded
+
+    return os.getpid(), sum(n for n, _ in sharded._guests.values())
+
+
+def _count_gathered() -> list[int]:
+    """How many quotes the next cluster runs check against the documents they can match, gathered."""
+    counted = [0]
+    gathered = cluster_module._gathered
+
+    def counting(*args, **kwargs):
+        results, warnings = gathered(*args, **kwargs)
+        counted[0] += len(results)
+        return results, warnings
+
+    cluster_module._gathered = counting
+    return counted
 
 
 def _count_whole_corpus(peaks: dict | None = None) -> list[int]:

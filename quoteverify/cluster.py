@@ -339,11 +339,11 @@ def _sharded(parts: _Shards, quote_list: Sequence[Quote], own_languages: Sequenc
         progress(len(results), len(quote_list))
     need = _gatherable(parts, quote_list, owners, found)
     if need:
-        languages = list(own_languages)
-        detect_quote_languages(parts.documents, quote_list, languages, sorted(need), config.language)
-        gathered, gathered_warnings = _gathered(parts, quote_list, languages, need, embedder, cache,
-                                              progress and (lambda done: progress(len(results) + done,
-                                                                                  len(quote_list))))
+        told = list(own_languages)
+        detect_quote_languages(parts.documents, quote_list, told, sorted(need), config.language)
+        gathered, gathered_warnings = _gathered(
+            parts, quote_list, list(zip(own_languages, told)), need, embedder, cache,
+            progress and (lambda done: progress(len(results) + done, len(quote_list))))
         results.update(gathered)
         warnings += gathered_warnings
     return results, warnings
@@ -443,7 +443,8 @@ def _run_tasks(parts: _Shards, tasks: Sequence[Task], submit: Any) -> list[Any]:
     return answers
 
 
-def _gathered(parts: _Shards, quote_list: Sequence[Quote], languages: Sequence[str], need: dict[int, set[int]],
+def _gathered(parts: _Shards, quote_list: Sequence[Quote], languages: Sequence[tuple[str, str]],
+              need: dict[int, set[int]],
             embedder: Any, cache: str | None, progress: Any) -> tuple[dict[int, QuoteResult], list[str]]:
     """Quotes not found word for word (or found elsewhere than claimed), each checked on one worker against
     the documents it can match, gathered from the shards, with the whole corpus's BM25 weights: first the

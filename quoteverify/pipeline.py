@@ -161,16 +161,14 @@ def _kept(cached: ResultCache, quote_list: Sequence[Quote], config: Config, embe
 def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config, embed: Embedder | None, *,
                  own_languages: Sequence[str], progress: Progress | None = None,
                  lap: Callable[[str], None] | None = None, cached: ResultCache | None = None,
-                 languages_told: bool = False) -> list[QuoteResult]:
+                 told: Sequence[str] | None = None) -> list[QuoteResult]:
     """One result per quote, in order: the stages after indexing.
 
     Both the in-process run and a cluster worker (quoteverify.cluster) call this.
     ``own_languages``: each quote's language as given; ``cached``: results kept between runs (resultcache);
-    ``languages_told``: already told against the whole corpus (a worker holding a part must not again)."""
+    ``told``: each quote's language told against the whole corpus (a worker holding a part must not tell)."""
     lap = lap or (lambda stage: None)
     corpus, index = prepared.corpus, prepared.index
-    keys: dict[int, str] = {}
-    reused: dict[int, QuoteResult] = {}
     prepared_quotes: dict[int, PreparedQuote] = {}
     own_languages = list(own_languages)  # told below for the quotes not found word for word
 
@@ -185,12 +183,12 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
     checked: dict[int, tuple[Alignment, Comparison]] = {
         k: (Alignment("none", (), 0), Comparison((), None, "")) for k, q in enumerate(quote_list) if q.problem}
     exacts, rest = _exact_pass(quote_list, prepared, prepared_quotes)
-    if cached is not None:
-        keys, reused = _kept(cached, quote_list, config, embed, corpus, exacts, rest, own_languages)
-        rest = [k for k in rest if k not in reused]
-    # Only quotes not found word for word need their own language told: one that is is in its document's.
-    if not languages_told:
+    keys, reused = _kept(cached, quote_list, config, embed, corpus, exacts, rest, own_languages) if cached else ({}, {})
+    rest = [k for k in rest if k not in reused]
+    if told is None:  # only quotes not found word for word need it: one that is is in its document's language
         detect_quote_languages([s.document for s in corpus.sources], quote_list, own_languages, rest, config.language)
+    else:
+        own_languages = list(told)
     for k, exact in exacts.items():
         if k not in reused:
             checked[k] = (exact, compare(prepared_quotes[k], exact, corpus,

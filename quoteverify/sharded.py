@@ -333,12 +333,14 @@ def _gathered_corpus(key: str, members: Sequence[int | Document], config: Config
                     len(windows))
 
 
-def check_gathered(key: str, quotes: Sequence[Quote], languages: Sequence[str], members: Sequence[int | Document],
+def check_gathered(key: str, quotes: Sequence[Quote], languages: Sequence[tuple[str, str]],
+                   members: Sequence[int | Document],
                    settings: Mapping[str, Any], embedder: Any, cache_dir: str | None, documents: str
                    ) -> tuple[list[tuple[QuoteResult, list[Ask]] | None], list[str]]:
     """Runs on a worker: check quotes not found word for word against ``members``, the documents they
     can match (this shard's by number, others' sent along), each result with the retrievals the shards
-    must confirm (``beaten``). ``languages``: told against the whole corpus; ``documents``: the whole
+    must confirm (``beaten``). ``languages``: each quote's as given, and as told against the whole corpus;
+    ``documents``: the whole
     corpus's ``resultcache.documents_key``. A quote found word for word here after all (past the exact
     fast path's tries in the whole corpus) comes back as None: the caller checks it against the whole corpus."""
     config: Config = as_config(settings)
@@ -353,7 +355,7 @@ def check_gathered(key: str, quotes: Sequence[Quote], languages: Sequence[str], 
     embed = embedder_here(config, embedder, cache_dir)
     warnings: list[str] = []
     results = check_quotes(part, [quotes[k] for k in mine], config, embed,
-                           own_languages=[languages[k] for k in mine], languages_told=True,
+                           own_languages=[languages[k][0] for k in mine], told=[languages[k][1] for k in mine],
                            cached=ResultCache(cache_dir, warnings=warnings, documents=documents))
     out: list[tuple[QuoteResult, list[Ask]] | None] = [None] * len(quotes)
     for k, result in zip(mine, results):
