@@ -253,6 +253,7 @@ class _Shards:
 
     def __init__(self, client: Any, documents: tuple[Document, ...], settings: dict[str, Any], cache: str | None):
         self.client, self.settings, self.documents = client, settings, documents
+        self.sent: list[Any] = []
         self.addresses = sorted(client.scheduler_info().get("workers", {}))
         order = {d.doc_id: i for i, d in enumerate(documents)}
         self.order = order
@@ -263,27 +264,39 @@ class _Shards:
         self.local = {g: i for gs in self.docs for i, g in enumerate(gs)}  # a document's number in its shard
         # Each shard's documents go to its worker alone, as data (not inside the task graph).
         sent = [client.scatter([tuple(p)], workers=[self.addresses[s]])[0] for s, p in enumerate(parts)]
-        self.held = _failing("preparing the shards", [
+        self.held = self.settle("preparing the shards", [
             self.on(s, prepare_shard, self.keys[s], sent[s], settings, cache, [self.keys[s]])
             for s in range(len(parts))])
 
     def on(self, shard: int, function: Any, *args: Any) -> Any:
+        # Dask is an optional extra and slow to import; only --cluster needs it.
+        from distributed import Future
+
         where = [self.addresses[shard]]
-        return self.client.submit(function, *(_as_data(self.client, a, where) for a in args), workers=where,
-                                  allow_other_workers=False, pure=False)
+        args = tuple(_as_data(self.client, a, where) for a in args)
+        # What was sent ahead is kept until the task is done: a future no one holds is forgotten.
+        self.sent.extend(a for a in args if isinstance(a, Future))
+        return self.client.submit(function, *args, workers=where, allow_other_workers=False, pure=False)
+
+    def settle(self, what: str, futures: list[Any]) -> list[Any]:
+        """The tasks' answers (a failure as one QuoteverifyError); what was sent ahead for them is let go."""
+        try:
+            return _failing(what, futures)
+        finally:
+            self.sent.clear()
 
     def weigh(self) -> None:
         """Weight every shard's BM25 index with the whole corpus's stats, the sum of the shards'."""
-        stats = _failing("weighting the shards", [self.on(s, shard_stats, self.keys[s])
+        stats = self.settle("weighting the shards", [self.on(s, shard_stats, self.keys[s])
                                                    for s in range(len(self.keys))])
         whole = self.client.scatter(sum(stats, Bm25Stats({}, 0, 0)), broadcast=True)
-        _failing("weighting the shards", [self.on(s, use_stats, self.keys[s], whole) for s in range(len(self.keys))])
+        self.settle("weighting the shards", [self.on(s, use_stats, self.keys[s], whole) for s in range(len(self.keys))])
 
     def summaries(self, asks: dict[int, list[int]], quote_list: Sequence[Quote],
                   found: dict[int, list[tuple[int, int, int]]]) -> None:
         """Each shard's exact summary of the quotes asked of it, added to ``found`` in corpus-wide numbers."""
         shard_ids = [s for s in asks if asks[s]]
-        answers = _failing("looking quotes up", [
+        answers = self.settle("looking quotes up", [
             self.on(s, exact_summaries, self.keys[s], [quote_list[k] for k in asks[s]], self.settings)
             for s in shard_ids])
         for s, answer in zip(shard_ids, answers):
@@ -329,7 +342,7 @@ def _sharded(parts: _Shards, quote_list: Sequence[Quote], own_languages: Sequenc
             chunk = mine[i:i + size]
             jobs.append((chunk, parts.on(s, check_on_shard, parts.keys[s], [quote_list[k] for k in chunk],
                                          [own_languages[k] for k in chunk], parts.settings, embedder, cache)))
-    answers = _failing("checking quotes", [future for _, future in jobs])
+    answers = parts.settle("checking quotes", [future for _, future in jobs])
     results: dict[int, QuoteResult] = {}
     warnings: list[str] = []
     for (chunk, _), (out, chunk_warnings) in zip(jobs, answers):
@@ -455,8 +468,12 @@ def _gathered(parts: _Shards, quote_list: Sequence[Quote], languages: Sequence[t
     take = 3 * config.index.top_k
     parts.weigh()
     every = sorted(need)
-    tops = _failing("ranking quotes", [parts.on(s, top_windows, parts.keys[s], [quote_list[k] for k in every], take)
-                                       for s in range(len(parts.keys))])
+    size = SCATTER_ITEMS  # quotes per task: a shard ranks them in several tasks, each small enough to send inline
+    chunks = [every[i:i + size] for i in range(0, len(every), size)]
+    answers = parts.settle("ranking quotes", [parts.on(s, top_windows, parts.keys[s], [quote_list[k] for k in chunk],
+                                                       take) for s in range(len(parts.keys)) for chunk in chunks])
+    tops = [[w for part in answers[s * len(chunks):(s + 1) * len(chunks)] for w in part]
+            for s in range(len(parts.keys))]
     for i, k in enumerate(every):
         ranked = sorted((-score, parts.docs[s][d], w) for s, top in enumerate(tops) for score, d, w in top[i])
         need[k].update(doc for _, doc, _ in ranked[:take])
@@ -473,10 +490,12 @@ def _gathered(parts: _Shards, quote_list: Sequence[Quote], languages: Sequence[t
             s, ks, docs = task
             members = [parts.local[d] if parts.where[d] == s else parts.documents[d] for d in docs]
             sent = parts.client.scatter([members], workers=[parts.addresses[s]], hash=False)[0]
+            parts.sent.append(sent)  # kept until the task is done
             return parts.on(s, check_gathered, parts.keys[s], [quote_list[k] for k in ks],
                             [languages[k] for k in ks], sent, parts.settings, embedder, cache, documents)
 
         answers = _run_tasks(parts, tasks, submit)
+        parts.sent.clear()
         checked: dict[int, tuple[QuoteResult, list[Ask], list[int]]] = {}
         for (_, ks, docs), (out, task_warnings) in zip(tasks, answers):
             warnings += task_warnings
@@ -496,13 +515,15 @@ def _confirm(parts: _Shards, checked: Mapping[int, tuple[QuoteResult, list[Ask],
     """Ask every shard whether a window of a document a quote was not checked against would have entered
     one of its retrievals: the quotes to check again, their ``need`` grown by those documents."""
     asking = [k for k in sorted(checked) if checked[k][1]]
-    answers = _failing("confirming candidates", [
+    chunks = [asking[i:i + SCATTER_ITEMS] for i in range(0, len(asking), SCATTER_ITEMS)]
+    answers = parts.settle("confirming candidates", [
         parts.on(s, beaten, parts.keys[s], [([parts.local[d] for d in checked[k][2] if parts.where[d] == s],
-                                             checked[k][1]) for k in asking], take)
-        for s in range(len(parts.keys))])
+                                             checked[k][1]) for k in chunk], take)
+        for s in range(len(parts.keys)) for chunk in chunks])
     again: set[int] = set()
-    for s, answer in enumerate(answers):
-        for k, docs in zip(asking, answer):
+    for i, answer in enumerate(answers):
+        s, chunk = divmod(i, len(chunks))
+        for k, docs in zip(chunks[chunk], answer):
             if docs:
                 need[k].update(parts.docs[s][d] for d in docs)
                 again.add(k)

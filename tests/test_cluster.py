@@ -289,6 +289,7 @@ def test_quotes_not_found_word_for_word_are_checked_without_the_whole_corpus(
     config = {"embed": {"enabled": False}, "cluster": {"gather_chars": total // 2}}
     one = quoteverify.run(corpus, quotes, config)
     whole_corpus: list[int] = []
+    monkeypatch.setattr(cluster_module, "SCATTER_ITEMS", 3)  # quotes ranked and confirmed 3 to a task, sent ahead
     original = cluster_module._whole_corpus
     monkeypatch.setattr(cluster_module, "_whole_corpus", lambda client, documents, quote_list, *rest: (
         whole_corpus.append(len(quote_list)), original(client, documents, quote_list, *rest))[1])
