@@ -513,17 +513,21 @@ def _gathered(parts: _Shards, quote_list: Sequence[Quote], languages: Sequence[t
 def _confirm(parts: _Shards, checked: Mapping[int, tuple[QuoteResult, list[Ask], list[int]]],
              need: dict[int, set[int]], take: int) -> set[int]:
     """Ask every shard whether a window of a document a quote was not checked against would have entered
-    one of its retrievals: the quotes to check again, their ``need`` grown by those documents."""
-    asking = [k for k in sorted(checked) if checked[k][1]]
-    chunks = [asking[i:i + SCATTER_ITEMS] for i in range(0, len(asking), SCATTER_ITEMS)]
+    one of its retrievals: the quotes to check again, their ``need`` grown by those documents. The
+    quotes of one task were checked against the same documents: each shard is told those once."""
+    tasks: dict[int, tuple[list[int], list[int]]] = {}
+    for k in sorted(checked):
+        if checked[k][1]:
+            tasks.setdefault(id(checked[k][2]), (checked[k][2], []))[1].append(k)
+    jobs = [(docs, ks[i:i + SCATTER_ITEMS]) for docs, ks in tasks.values() for i in range(0, len(ks), SCATTER_ITEMS)]
     answers = parts.settle("confirming candidates", [
-        parts.on(s, beaten, parts.keys[s], [([parts.local[d] for d in checked[k][2] if parts.where[d] == s],
-                                             checked[k][1]) for k in chunk], take)
-        for s in range(len(parts.keys)) for chunk in chunks])
+        parts.on(s, beaten, parts.keys[s], [parts.local[d] for d in docs if parts.where[d] == s],
+                 [checked[k][1] for k in ks], take)
+        for s in range(len(parts.keys)) for docs, ks in jobs])
     again: set[int] = set()
     for i, answer in enumerate(answers):
-        s, chunk = divmod(i, len(chunks))
-        for k, docs in zip(chunks[chunk], answer):
+        s, job = divmod(i, len(jobs))
+        for k, docs in zip(jobs[job][1], answer):
             if docs:
                 need[k].update(parts.docs[s][d] for d in docs)
                 again.add(k)

@@ -187,14 +187,14 @@ def top_windows(key: str, quotes: Sequence[Quote], take: int) -> list[list[Windo
     return out
 
 
-def beaten(key: str, asks: Sequence[tuple[Sequence[int], Sequence[Ask]]], take: int) -> list[list[int]]:
-    """Runs on a worker: for each quote checked against some of the documents (``skip``, this shard's
-    among them) with some retrievals, this shard's other documents with a window that would have
-    entered one of those retrievals: the quote must be checked again with them."""
+def beaten(key: str, skip: Sequence[int], asks: Sequence[Sequence[Ask]], take: int) -> list[list[int]]:
+    """Runs on a worker: for each quote checked against the same documents (``skip``, this shard's among
+    them) with some retrievals, this shard's other documents with a window that would have entered one
+    of those retrievals: the quote must be checked again with them."""
     index = _held[key].index
+    elsewhere = ~np.isin(index.win_doc, np.asarray(skip, dtype=index.win_doc.dtype))
     out = []
-    for skip, retrievals in asks:
-        elsewhere = ~np.isin(index.win_doc, np.asarray(skip, dtype=index.win_doc.dtype))
+    for retrievals in asks:
         strictest: dict[tuple[str, ...], float] = {}
         for words, at_least in retrievals:  # the same words asked twice: the lower score decides
             strictest[words] = min(at_least, strictest.get(words, at_least))
