@@ -3,13 +3,16 @@
 The documents are split by size into one shard per worker, prepared there and
 kept (quoteverify.sharded). The exact fast path runs on the shards and a
 reduce step picks the document the whole-corpus run finds; each quote it
-settles is checked on the shard that holds its document, and no worker needs
-the whole corpus for it. The other quotes (BM25 retrieval, fuzzy alignment,
-splices, misattribution) are checked against the whole corpus: it is sent to
-every worker, each reads it once and keeps it, with its own embedding model,
-loaded once, and a chunk of those quotes goes out and its results come back.
-A worker calls the same ``pipeline.check_quotes`` as the in-process run, so
-every result is the one the in-process run gives (README: "Beyond one machine").
+settles is checked on the shard that holds its document. The other quotes
+are ranked on every shard with the corpus-wide BM25 weights and checked on one
+worker against the documents they can match, gathered from the shards, until
+every shard confirms that none of its windows would have entered their
+retrievals (``_gathered``). No worker then holds more than its shard and
+``cluster.gather_chars`` characters of the others'. When the whole corpus is no
+larger than that, and for what cannot be gathered, the whole corpus is sent to
+every worker, each reads it once and keeps it. A worker calls the same
+``pipeline.check_quotes`` as the in-process run, so every result is the one
+the in-process run gives (README: "Beyond one machine").
 
 ``--cluster local[:N]`` starts a ``distributed.LocalCluster`` of N worker
 processes with one thread each; ``--cluster tcp://HOST:PORT`` uses a running
@@ -407,14 +410,15 @@ def _tasks(parts: _Shards, need: Mapping[int, set[int]], pending: Sequence[int])
         size = max(config.min_chunk, -(-len(mine) // config.chunks_per_worker))
         quotes: list[int] = []
         docs: set[int] = set()
+        held = 0  # the characters of ``docs``
         for k in mine:
             more = need[k] - docs
-            if quotes and (len(quotes) >= size
-                           or sum(chars[d] for d in docs) + sum(chars[d] for d in more) > config.gather_chars):
+            if quotes and (len(quotes) >= size or held + sum(chars[d] for d in more) > config.gather_chars):
                 tasks.append((s, quotes, sorted(docs)))
-                quotes, docs, more = [], set(), need[k]
+                quotes, docs, held, more = [], set(), 0, need[k]
             quotes.append(k)
             docs |= more
+            held += sum(chars[d] for d in more)
         if quotes:
             tasks.append((s, quotes, sorted(docs)))
     return tasks, too_big

@@ -13,18 +13,21 @@ first ``EXACT_TRIES`` occurrences corpus-wide. A quote the fast path settles
 then checked on the one shard that holds its document, with the same
 ``pipeline.check_quotes``, and gives the in-process result byte for byte.
 
-Everything else is ranked with BM25 (corpus-wide word weights and
-``bm25_ratio``), aligned against the ``top_k * 3`` best windows of the whole
-corpus and against further retrievals for the pieces left over, and may be a
-splice across documents or a verbatim find in another document than the
-claimed one (misattribution): the caller checks those quotes against the whole
-corpus (quoteverify.cluster), so results stay identical. Checking them on one
-shard with the corpus-wide BM25 statistics, and keeping a result only when the
-other shards confirm that no window of theirs would have entered any of its
-retrievals, was built and measured (git log: "Sharded fuzzy path, measured"): byte-identical, but on the
-scale set the best windows of 540 of 541 such quotes span both shards, so it
-settled one and cost a second index; it was taken out again. Checking them
-sharded needs a retrieval merged across shards at every step of the alignment.
+Every other quote (not verbatim, or verbatim elsewhere than claimed) is
+checked against the documents it can match, gathered from the shards. Each
+shard's BM25 index is weighted with the whole corpus's stats (``use_stats``),
+so a window scores to the bit what it scores in the whole-corpus index; the
+shards rank the quote (``top_windows``) and the caller sends it to one worker
+with the documents of its best windows, its claimed document and the one it
+is verbatim in. That worker checks it with ``pipeline.check_quotes`` against
+those documents alone (``check_gathered``: scores joined from the indexes
+that hold them, nothing prepared again) and records every retrieval the
+alignment made with the score of the last window it took in (``_Asks``).
+Every shard then says whether a window of another document scores as much
+(``beaten``); if one does, the quote is checked again with that document too.
+So each retrieval took in the windows the whole corpus would have, and the
+result is the in-process one. What cannot be gathered (quoteverify.cluster
+says which) is checked against the whole corpus.
 """
 from __future__ import annotations
 
@@ -347,10 +350,9 @@ def check_gathered(key: str, quotes: Sequence[Quote], languages: Sequence[tuple[
     cache = Cache(cache_dir)
     part = _gathered_corpus(key, members, config, cache)
     corpus = part.corpus
-    exact = [not q.problem and part.aligner.align_exact(prepare_quote(q.text, corpus),
-                                                              corpus.by_id.get(q.claimed_document)) is not None
-             for q in quotes]
-    mine = [k for k in range(len(quotes)) if not exact[k]]
+    pqs = [prepare_quote(q.text, corpus) for q in quotes]
+    mine = [k for k, q in enumerate(quotes) if q.problem or part.aligner.align_exact(
+        pqs[k], corpus.by_id.get(q.claimed_document)) is None]
     asks = _Asks(part, 3 * config.index.top_k)
     embed = embedder_here(config, embedder, cache_dir)
     warnings: list[str] = []
@@ -359,8 +361,7 @@ def check_gathered(key: str, quotes: Sequence[Quote], languages: Sequence[tuple[
                            cached=ResultCache(cache_dir, warnings=warnings, documents=documents))
     out: list[tuple[QuoteResult, list[Ask]] | None] = [None] * len(quotes)
     for k, result in zip(mine, results):
-        text = prepare_quote(quotes[k].text, corpus).text
-        out[k] = result, asks.by_quote.get((text, corpus.by_id.get(quotes[k].claimed_document)), [])
+        out[k] = result, asks.by_quote.get((pqs[k].text, corpus.by_id.get(quotes[k].claimed_document)), [])
     if embed is not None:
         warnings += embed.store.warnings
     return out, warnings
