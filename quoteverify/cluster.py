@@ -34,7 +34,7 @@ from typing import Any
 from .archive import ArchiveLimits
 from .cache import Cache, digest
 from .config import Config, as_config
-from .corpus import _prepare, _text_key
+from .corpus import prepare_document
 from .errors import InputError, QuoteverifyError
 from .index import Bm25Stats
 from .language import detect_quote_languages, with_languages
@@ -123,7 +123,7 @@ def _prepare_shard(shard: Sequence[Document], cache_dir: str) -> int:
     """Runs on a worker: normalize and tokenize a shard of the documents into the cache."""
     cache = Cache(cache_dir)
     for document in shard:
-        _prepare(document, cache, _text_key(document))
+        prepare_document(document, cache)
     return len(shard)
 
 
@@ -186,18 +186,13 @@ def _gather(futures: list[Any], progress: Any, total: int) -> tuple[Parts, int]:
     order = {f.key: i for i, f in enumerate(futures)}
     parts: Parts = {}
     done = windows = 0
-    try:
+    with _failures("checking quotes"):
         for future in as_completed(futures):
             results, chunk_warnings, windows = future.result()
             parts[order[future.key]] = results, chunk_warnings
             done += len(results)
             if progress:
                 progress(done, total)
-    except QuoteverifyError:
-        raise
-    except Exception as exc:  # a worker lost, or a task that failed there: say which, in one line
-        raise QuoteverifyError(f"the Dask cluster failed while checking quotes: {exc.__class__.__name__}: "
-                               f"{exc}") from exc
     return parts, windows
 
 
@@ -241,14 +236,21 @@ def _as_data(client: Any, value: Any, workers: list[str] | None = None) -> Any:
     return client.scatter([value], workers=workers, hash=False)[0]
 
 
-def _failing(what: str, futures: list[Any]) -> list[Any]:
-    """The futures' results; a failure on a worker as one QuoteverifyError."""
+@contextmanager
+def _failures(what: str) -> Iterator[None]:
+    """A failure on a worker (a worker lost, or a task that failed there) as one QuoteverifyError."""
     try:
-        return [future.result() for future in futures]
+        yield
     except QuoteverifyError:
         raise
-    except Exception as exc:  # a worker lost, or a task that failed there: say which, in one line
+    except Exception as exc:  # say which, in one line
         raise QuoteverifyError(f"the Dask cluster failed while {what}: {exc.__class__.__name__}: {exc}") from exc
+
+
+def _failing(what: str, futures: list[Any]) -> list[Any]:
+    """The futures' results; a failure on a worker as one QuoteverifyError."""
+    with _failures(what):
+        return [future.result() for future in futures]
 
 
 class _Shards:
@@ -447,16 +449,11 @@ def _run_tasks(parts: _Shards, tasks: Sequence[Task], submit: Any) -> list[Any]:
     for s in list(waiting):
         start(s)
         start(s)
-    try:
+    with _failures("checking quotes"):
         for future in flow:
             i = running.pop(future.key)
             answers[i] = future.result()
             start(tasks[i][0])
-    except QuoteverifyError:
-        raise
-    except Exception as exc:  # a worker lost, or a task that failed there: say which, in one line
-        raise QuoteverifyError(f"the Dask cluster failed while checking quotes: {exc.__class__.__name__}: "
-                               f"{exc}") from exc
     return answers
 
 
