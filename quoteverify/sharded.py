@@ -170,9 +170,10 @@ def use_stats(key: str, stats: Bm25Stats) -> None:
     _stats[key] = stats
 
 
-def best_windows(index: Bm25Index, scores: np.ndarray, take: int) -> list[Window]:
-    """The ``take`` best windows with a score above 0, best first (ties: the first window first)."""
-    hits = np.flatnonzero(scores > 0)
+def best_windows(index: Bm25Index, scores: np.ndarray, take: int, keep: np.ndarray | None = None) -> list[Window]:
+    """The ``take`` best windows (of those ``keep`` marks, if given) with a score above 0, best first
+    (ties: the first window first)."""
+    hits = np.flatnonzero(scores > 0 if keep is None else keep & (scores > 0))
     if len(hits) > take:
         hits = hits[np.argpartition(-scores[hits], take - 1)[:take]]
     hits = hits[np.lexsort((hits, -scores[hits]))]
@@ -204,10 +205,7 @@ def beaten(key: str, skip: Sequence[int], asks: Sequence[Sequence[Ask]], take: i
         docs: set[int] = set()
         for words, at_least in strictest.items():
             scores = index.scores(list(words))
-            hits = np.flatnonzero(((scores >= at_least) if at_least > 0 else (scores > 0)) & elsewhere)
-            if len(hits) > take:
-                hits = hits[np.argpartition(-scores[hits], take - 1)[:take]]
-            docs.update(index.win_doc[hits].tolist())
+            docs.update(d for _, d, _ in best_windows(index, scores, take, elsewhere & (scores >= at_least)))
         out.append(sorted(docs))
     return out
 
