@@ -35,9 +35,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import quoteverify.cluster as cluster_module  # noqa: E402
 from quoteverify.cluster import connect, parse_cluster, run_on_cluster  # noqa: E402
-from quoteverify.rows import jsonl_bytes  # noqa: E402
 from quoteverify.load import load_documents, load_quotes  # noqa: E402
 from quoteverify.pipeline import run  # noqa: E402
+from quoteverify.rows import jsonl_bytes  # noqa: E402
 from quoteverify.types import Document  # noqa: E402
 
 EDITED = 10
@@ -203,12 +203,12 @@ def _count_whole_corpus(peaks: dict | None = None) -> list[int]:
     counted = [0, time.perf_counter()]  # quotes, and when the last run began checking them
     whole = cluster_module._whole_corpus
 
-    def counting(client, documents, quote_list, *args):
-        counted[0] += len(quote_list)
+    def counting(client, documents, quote_list, quotes, *args, **kwargs):
+        counted[0] += len(quotes)
         counted[1] = time.perf_counter()
         if peaks is not None:
             peaks.update(client.run(_worker_peak))
-        return whole(client, documents, quote_list, *args)
+        return whole(client, documents, quote_list, quotes, *args, **kwargs)
 
     cluster_module._whole_corpus = counting
     return counted

@@ -21,12 +21,14 @@ scheduler, whose workers need quoteverify installed and, for a shared
 """
 from __future__ import annotations
 
+import atexit
 import logging
 import os
 import re
+import sys
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from contextlib import AbstractContextManager, contextmanager, nullcontext
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -48,6 +50,7 @@ from .sharded import (
     check_on_shard,
     embedder_here,
     exact_summaries,
+    held_documents,
     pick_exact,
     prepare_shard,
     shard_key,
@@ -55,6 +58,7 @@ from .sharded import (
     shards,
     top_windows,
     use_stats,
+    warm_embedder,
 )
 from .types import Document, Quote, QuoteResult, Run
 
@@ -102,6 +106,7 @@ def connect(spec: ClusterSpec, *, timeout: float = 10) -> Iterator[Any]:
                                dashboard_address=":0", silence_logs=logging.CRITICAL)
         try:
             with Client(cluster) as client:
+                client.run(_exit_quickly)
                 yield client
         finally:
             cluster.close()
@@ -113,6 +118,20 @@ def connect(spec: ClusterSpec, *, timeout: float = 10) -> Iterator[Any]:
                          "start one with 'dask scheduler' or use --cluster local:N") from None
     with client:
         yield client
+
+
+def _exit_quickly() -> None:
+    """Runs on each worker of a LocalCluster this run starts: the worker process, once it has closed, leaves
+    without the interpreter's teardown, which takes about a second once torch and sentence-transformers are
+    loaded. Nothing is lost: what a worker writes to the cache is renamed into place or committed when
+    written."""
+    def leave() -> None:
+        for stream in (sys.stdout, sys.stderr):
+            with suppress(Exception):
+                stream.flush()
+        os._exit(0)
+
+    atexit.register(leave)  # registered last, so run first at exit
 
 
 # What a worker keeps between tasks: prepared corpora and embedders, by what they depend on.
@@ -134,7 +153,11 @@ def _prepared_here(documents: tuple[Document, ...], config: Config, cache_dir: s
                  config.index.b, config.index.top_k)
     if key not in _prepared:
         _prepared.clear()  # one corpus at a time: a worker's memory is for its current run
-        _prepared[key] = prepare(documents, config, cache=Cache(cache_dir))
+        cache = Cache(cache_dir)
+        # The documents of this worker's shard are prepared already: only the others are read or prepared.
+        held = held_documents()
+        _prepared[key] = prepare(documents, config, cache=cache, normalized=[
+            held.get((d.doc_id, d.sha256)) or prepare_document(d, cache) for d in documents])
     return _prepared[key]
 
 
@@ -196,30 +219,49 @@ def _gather(futures: list[Any], progress: Any, total: int) -> tuple[Parts, int]:
     return parts, windows
 
 
-def _whole_corpus(client: Any, documents: tuple[Document, ...], quote_list: Sequence[Quote],
+@dataclass
+class _Whole:
+    """Chunks of quotes being checked, every worker holding the whole corpus."""
+
+    quotes: list[int]  # the quotes' numbers in the run
+    chunks: list[int]  # how many quotes each chunk holds
+    futures: list[Any]
+
+
+def _whole_corpus(client: Any, documents: tuple[Document, ...], quote_list: Sequence[Quote], quotes: list[int],
                   own_languages: Sequence[str], settings: dict[str, Any], embedder: Any, cache: str | None,
-                  progress: Any) -> tuple[list[QuoteResult], list[str], int]:
-    """Quotes checked in chunks, every worker holding the whole corpus: (results, warnings, windows)."""
+                  sharded: bool, index_on: str | None = None) -> _Whole:
+    """Start checking the quotes numbered ``quotes`` in chunks, every worker holding the whole corpus.
+    ``sharded``: the workers hold the documents in shards, prepared (into ``cache``) already;
+    ``index_on``: the worker to build the index (it has the least else to do)."""
     config = as_config(settings)
     workers = max(1, len(client.scheduler_info().get("workers", {})))
-    size = max(config.cluster.min_chunk, -(-len(quote_list) // (workers * config.cluster.chunks_per_worker)))
-    chunks = [(quote_list[i:i + size], own_languages[i:i + size]) for i in range(0, len(quote_list), size)]
-    if not chunks:
-        return [], [], 0
+    size = max(config.cluster.min_chunk, -(-len(quotes) // (workers * config.cluster.chunks_per_worker)))
+    parts = [quotes[i:i + size] for i in range(0, len(quotes), size)]
+    if not parts:
+        return _Whole([], [], [])
     docs = client.scatter(documents, broadcast=True)
     ready = []
     if cache is not None:
         # With a cache the workers share, each prepares a shard of the documents and one builds the
-        # index; the others read both from the cache instead of doing the same work again.
-        done_shards = [client.submit(_prepare_shard, shard, cache, pure=False)
-                       for shard in shards(documents, workers)]
-        ready = [client.submit(_build_index, docs, settings, cache, *done_shards, pure=False)]
-    futures = [client.submit(_check_chunk, docs, _as_data(client, chunk), settings, embedder, cache, *ready,
-                             pure=False)
-               for chunk in chunks]
-    parts, windows = _gather(futures, progress, len(quote_list))
-    results = [r for i in range(len(chunks)) for r in parts[i][0]]
-    return results, [w for i in range(len(chunks)) for w in parts[i][1]], windows
+        # index, first; the others read both from the cache instead of doing the same work again.
+        done_shards = [] if sharded else [client.submit(_prepare_shard, shard, cache, pure=False)
+                                          for shard in shards(documents, workers)]
+        ready = [client.submit(_build_index, docs, settings, cache, *done_shards, pure=False, priority=1,
+                               workers=index_on and [index_on])]
+    futures = [client.submit(_check_chunk, docs, _as_data(client, ([quote_list[k] for k in part],
+                                                                   [own_languages[k] for k in part])),
+                             settings, embedder, cache, *ready, pure=False)
+               for part in parts]
+    return _Whole(quotes, [len(p) for p in parts], futures)
+
+
+def _whole_results(whole: _Whole, progress: Any, total: int
+                   ) -> tuple[dict[int, QuoteResult], list[str], int]:
+    """The results of ``_whole_corpus``'s chunks by quote, their warnings, and the windows of the whole corpus."""
+    parts, windows = _gather(whole.futures, progress, total)
+    results = [r for i in range(len(whole.futures)) for r in parts[i][0]]
+    return dict(zip(whole.quotes, results)), [w for i in range(len(whole.futures)) for w in parts[i][1]], windows
 
 
 # Lists of quotes longer than this go to the workers as data, not inside the task graph (which Dask
@@ -334,9 +376,10 @@ def _exact_owners(parts: _Shards, quote_list: Sequence[Quote]
 
 
 def _sharded(parts: _Shards, quote_list: Sequence[Quote], own_languages: Sequence[str], embedder: Any,
-             cache: str | None, progress: Any) -> tuple[dict[int, QuoteResult], list[str]]:
+             cache: str | None, progress: Any) -> tuple[dict[int, QuoteResult], list[str], _Whole | None]:
     """The quotes the shards settle, checked there (found word for word) or against the documents they
-    can match, gathered from the shards: results by quote, and warnings."""
+    can match, gathered from the shards: results by quote, and warnings. When none is to be gathered,
+    the others are checked against the whole corpus meanwhile: those chunks come back to be collected."""
     owners, found = _exact_owners(parts, quote_list)
     config = as_config(parts.settings)
     jobs = []
@@ -347,6 +390,15 @@ def _sharded(parts: _Shards, quote_list: Sequence[Quote], own_languages: Sequenc
             chunk = mine[i:i + size]
             jobs.append((chunk, parts.on(s, check_on_shard, parts.keys[s], [quote_list[k] for k in chunk],
                                          [own_languages[k] for k in chunk], parts.settings, embedder, cache)))
+    need = _gatherable(parts, quote_list, owners, found)
+    whole = None
+    if not need:
+        # The rest are checked against the whole corpus while the shards check theirs; the index is built
+        # by the worker with the fewest quotes to check on its shard.
+        busy = [sum(owners[k] == s for k in owners) for s in range(len(parts.keys))]
+        whole = _whole_corpus(parts.client, parts.documents, quote_list,
+                              [k for k in range(len(quote_list)) if k not in owners], own_languages, parts.settings,
+                              embedder, cache, True, parts.addresses[busy.index(min(busy))])
     answers = parts.settle("checking quotes", [future for _, future in jobs])
     results: dict[int, QuoteResult] = {}
     warnings: list[str] = []
@@ -355,7 +407,6 @@ def _sharded(parts: _Shards, quote_list: Sequence[Quote], own_languages: Sequenc
         warnings += chunk_warnings
     if progress:
         progress(len(results), len(quote_list))
-    need = _gatherable(parts, quote_list, owners, found)
     if need:
         told = list(own_languages)
         detect_quote_languages(parts.documents, quote_list, told, sorted(need), config.language)
@@ -364,7 +415,7 @@ def _sharded(parts: _Shards, quote_list: Sequence[Quote], own_languages: Sequenc
             progress and (lambda done: progress(len(results) + done, len(quote_list))))
         results.update(gathered)
         warnings += gathered_warnings
-    return results, warnings
+    return results, warnings, whole
 
 
 def _gatherable(parts: _Shards, quote_list: Sequence[Quote], owners: dict[int, int],
@@ -554,9 +605,6 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
         session = connect(parse_cluster(cluster) if isinstance(cluster, str) else cluster,
                           timeout=config.cluster.connect_seconds)
     timings: dict[str, float] = {}
-    started = time.perf_counter()
-    loaded, quote_list, own_languages, warnings, quotes_sha256 = _load(documents, quotes, config)
-    timings["load"] = time.perf_counter() - started
     # The cluster is the parallelism: a worker process does not fork workers of its own.
     settings = config.as_dict()
     settings["align"] = {**settings["align"], "workers": 1}
@@ -565,24 +613,44 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
     found_warnings: list[str] = []
     windows = 0
     with session as client:
+        if config.embed.enabled and embedder is None:
+            # Each worker loads the model (seconds) while this process reads the input and the shards are made.
+            with _failures("starting the workers"):
+                client.run(warm_embedder, settings, cache)
+        started = time.perf_counter()
+        loaded, quote_list, own_languages, warnings, quotes_sha256 = _load(documents, quotes, config)
+        timings["load"] = time.perf_counter() - started
         clock = time.perf_counter()
-        if sharded and quote_list and loaded.documents:
+        on_shards = sharded and bool(quote_list and loaded.documents)
+        whole: _Whole | None = None
+        if on_shards:
             parts = _Shards(client, loaded.documents, settings, cache)
             windows = sum(h["windows"] for h in parts.held)
             if held_by is not None:
                 held_by.extend(parts.held)
-            found, found_warnings = _sharded(parts, quote_list, own_languages, embedder, cache, progress)
+            found, found_warnings, whole = _sharded(parts, quote_list, own_languages, embedder, cache, progress)
+        chunk_warnings: list[str] = []
+        whole_windows = [0]  # of the whole corpus, once a worker held it
+
+        def collect(chunks: _Whole) -> None:
+            settled = len(found)
+            checked, more, n = _whole_results(
+                chunks, progress and (lambda done, _: progress(settled + done, len(quote_list))), len(quote_list))
+            found.update(checked)
+            chunk_warnings.extend(more)
+            whole_windows[0] = whole_windows[0] or n
+
+        if whole is not None:  # begun against the whole corpus while the shards checked theirs
+            collect(whole)
         rest = [k for k in range(len(quote_list)) if k not in found]
-        settled = len(found)
-        checked, chunk_warnings, rest_windows = _whole_corpus(
-            client, loaded.documents, [quote_list[k] for k in rest], [own_languages[k] for k in rest], settings,
-            embedder, cache, progress and (lambda done, _: progress(settled + done, len(quote_list))))
+        if rest:
+            collect(_whole_corpus(client, loaded.documents, quote_list, rest, own_languages, settings, embedder,
+                                  cache, on_shards))
         timings["cluster"] = time.perf_counter() - clock
-    found.update(zip(rest, checked))
     results = [found[k] for k in range(len(quote_list))]
     warnings.extend(dict.fromkeys(w for w in found_warnings + chunk_warnings if w not in warnings))
     embed_name = None
     if config.embed.enabled:
         embed_name = getattr(embedder, "name", None) or config.embed.model
-    return Run(results, loaded.documents, config, embed_name, timings, warnings, rest_windows or windows,
+    return Run(results, loaded.documents, config, embed_name, timings, warnings, whole_windows[0] or windows,
                quotes_sha256, tuple(quote_list))

@@ -7,9 +7,11 @@ the first text is encoded. Tests pass any object with ``encode`` instead.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sys
+import threading
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
@@ -21,6 +23,8 @@ from .display import displayable
 from .errors import ConfigError
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"
+# One model loads at a time in a process: an encode waits for a load begun in the background (warm).
+_LOADING = threading.Lock()
 
 
 class Embedder(Protocol):
@@ -53,7 +57,21 @@ class SentenceTransformerEmbedder:
         self.threads = threads
         self._model = None
 
+    def warm(self) -> None:
+        """Begin loading the model in a background thread, while this process does other work; the first
+        encode waits for it. A load that fails there is tried again, and reported, by that encode."""
+        def load() -> None:
+            with contextlib.suppress(Exception):  # the encode that needs the model reports it
+                self._load()
+
+        if self._model is None:
+            threading.Thread(target=load, name="quoteverify-model-load", daemon=True).start()
+
     def _load(self):
+        with _LOADING:
+            return self._load_once()
+
+    def _load_once(self):
         if self._model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
@@ -88,6 +106,12 @@ class CachedEmbedder:
         self.name = inner.name
         self.store = store or Cache(None)
         self._cache: dict[str, np.ndarray] = {}
+
+    def warm(self) -> None:
+        """Begin loading the model in the background, where the embedder can (SentenceTransformerEmbedder.warm)."""
+        warm = getattr(self.inner, "warm", None)
+        if warm is not None:
+            warm()
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         keys = [hashlib.sha256(t.encode("utf-8", "surrogatepass")).hexdigest() for t in texts]

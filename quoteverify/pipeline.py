@@ -20,9 +20,11 @@ from .index import Bm25Index
 from .language import cosine_applies, detect_quote_languages, with_languages
 from .lexicon import lexicon_for
 from .load import LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes, sha256_bytes
+from .normalize import NormalizedText
 from .parallel import ordered_map
 from .resultcache import ResultCache
 from .rules import Contract
+from .tokenize import WordTokens
 from .types import Alignment, Comparison, Document, Progress, Quote, QuoteResult, Run
 from .window import make_windows
 from .wording import clip
@@ -73,9 +75,11 @@ class Prepared:
 
 
 def prepare(documents: tuple[Document, ...], config: Config, *, cache: Cache,
-            lap: Callable[[str], None] | None = None) -> Prepared:
-    """Normalize, window and (lazily) index the documents."""
-    corpus = Corpus(documents, cache=cache)
+            lap: Callable[[str], None] | None = None,
+            normalized: list[tuple[NormalizedText, WordTokens]] | None = None) -> Prepared:
+    """Normalize, window and (lazily) index the documents; ``normalized``: each document normalized and
+    tokenized already (``corpus.prepare_document``)."""
+    corpus = Corpus(documents, cache=cache, prepared=normalized)
     if lap:
         lap("normalize")
     windows = make_windows(corpus, size=config.window.size, overlap=config.window.overlap)

@@ -32,6 +32,7 @@ says which) is checked against the whole corpus.
 from __future__ import annotations
 
 import os
+import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -57,6 +58,7 @@ _guests: OrderedDict[tuple[str, str, str, str], tuple[int, Any]] = OrderedDict()
 _vocab: dict[str, dict[str, int]] = {}
 _entries_of: WeakKeyDictionary[Bm25Index, tuple[np.ndarray, np.ndarray, np.ndarray]] = WeakKeyDictionary()
 _embedders: dict[str, Any] = {}
+_making_embedder = threading.Lock()
 
 Ask = tuple[tuple[str, ...], float]  # a retrieval's words, and the score a window must reach to enter it
 Window = tuple[float, int, int]  # (score, document in the shard, window in the shard)
@@ -102,6 +104,12 @@ def held() -> dict[str, int]:
             "chars": sum(len(d.text) for d in documents)}
 
 
+def held_documents() -> dict[tuple[str, str], tuple[Any, Any]]:
+    """The documents this worker's shards hold, normalized and tokenized, by (document id, sha256)."""
+    return {(s.document.doc_id, s.document.sha256): (s.norm, s.tokens)
+            for p in _held.values() for s in p.corpus.sources}
+
+
 def exact_summaries(key: str, quotes: Sequence[Quote], settings: Mapping[str, Any]) -> list[Summary]:
     """Runs on a worker: each quote's exact fast path over this shard (see ``align.exact_summary``)."""
     prepared = _held[key]
@@ -128,9 +136,18 @@ def embedder_here(config: Config, embedder: Any, cache_dir: str | None) -> Any:
     if embedder is not None:
         return _embedder(config, embedder, Cache(cache_dir))
     key = digest("embed", cache_dir, config.embed.enabled, config.embed.model)
-    if key not in _embedders:
-        _embedders[key] = _embedder(config, None, Cache(cache_dir))
-    return _embedders[key]
+    with _making_embedder:  # a task and warm_embedder (run outside the task thread) may ask at once
+        if key not in _embedders:
+            _embedders[key] = _embedder(config, None, Cache(cache_dir))
+        return _embedders[key]
+
+
+def warm_embedder(settings: Mapping[str, Any], cache_dir: str | None) -> None:
+    """Runs on a worker, first: the model begins to load in the background while the worker prepares its
+    shard, instead of in the first task that embeds."""
+    embed = embedder_here(as_config(settings), None, cache_dir)
+    if embed is not None:
+        embed.warm()
 
 
 def check_on_shard(key: str, quotes: Sequence[Quote], languages: Sequence[str], settings: Mapping[str, Any],

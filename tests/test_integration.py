@@ -1,11 +1,15 @@
-"""The real sentence model, once: it loads offline from the bundled package and its cosines make sense."""
+"""The real sentence model: it loads offline from the bundled package, in process and on Dask workers, and its cosines make sense."""
 from __future__ import annotations
+
+from pathlib import Path
 
 import pytest
 
 import quoteverify
 from conftest import TINY_CORPUS
 from quoteverify.embed import DEFAULT_MODEL, SentenceTransformerEmbedder, cosines
+from quoteverify.errors import ConfigError
+from quoteverify.rows import jsonl_bytes
 
 SOURCE = "The council sent a boat, but it arrived two days later, when everything\r\nwas already over."
 PARAPHRASE = "The council did send a boat, but it only turned up two days afterwards, when it was all finished."
@@ -38,3 +42,31 @@ def test_real_model_scores_a_paraphrase(monkeypatch: pytest.MonkeyPatch) -> None
     vectors = embedder.encode([SOURCE, UNRELATED])
     assert vectors.shape == (2, 384)
     assert abs(float((vectors[0] ** 2).sum()) - 1.0) < 1e-4  # unit length
+
+
+def test_a_model_loaded_in_the_background_encodes_as_one_loaded_on_first_use() -> None:
+    warmed = SentenceTransformerEmbedder(DEFAULT_MODEL, threads=2)
+    warmed.warm()  # loads in a thread; the encode below waits for it
+    cold = SentenceTransformerEmbedder(DEFAULT_MODEL, threads=2)
+    assert (warmed.encode([SOURCE, PARAPHRASE]) == cold.encode([SOURCE, PARAPHRASE])).all()
+
+    missing = SentenceTransformerEmbedder("/nonexistent/model", threads=2)
+    missing.warm()  # fails in its thread, quietly: the encode that needs the model says why
+    with pytest.raises(ConfigError, match="neither all-MiniLM-L6-v2 nor a local model folder"):
+        missing.encode(["a test"])
+
+
+def test_the_real_model_on_a_two_worker_local_cluster(tmp_path: Path) -> None:
+    """Each worker loads the model itself (in the background, while it prepares its shard); the cosines
+    and so the results are those of the in-process run."""
+    pytest.importorskip("distributed")
+    from quoteverify.cluster import run_on_cluster
+
+    quotes = [{"quote_id": "p", "quote": PARAPHRASE, "document": "interview-03"},
+              {"quote_id": "u", "quote": UNRELATED, "document": ""},
+              {"quote_id": "v", "quote": "The committee did not approve the budget until March.", "document": ""}]
+    one = quoteverify.run(TINY_CORPUS, quotes, None, cache_dir=tmp_path / "one")
+    run = run_on_cluster(TINY_CORPUS, quotes, None, cluster="local:2", cache_dir=tmp_path / "cluster")
+    assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
+    assert run.embedder == one.embedder == DEFAULT_MODEL
+    assert run.results[0].cosine is not None and run.results[0].cosine > 0.7
