@@ -11,8 +11,9 @@ Layout under the cache folder (default ``$XDG_CACHE_HOME/quoteverify``, else
   key hashes the document keys in order.
 - ``index/<key>/``: a bm25s index, with ``checksum.json``; the key adds the
   window and BM25 settings.
-- ``embeddings.sqlite``: vectors by model name and text sha256, each row with
-  a checksum.
+- ``embeddings.sqlite``: vectors by model name and text sha256, and the
+  language detected in each document (by the sha256 of the text sampled and
+  the detector's version), each row with a checksum.
 
 The cache can only be right or absent: every entry carries a sha256 of its
 name and content, checked on every read, and an entry that cannot be read,
@@ -32,6 +33,7 @@ import os
 import shutil
 import sqlite3
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
@@ -297,6 +299,10 @@ class Cache:
                 with db:
                     db.execute("CREATE TABLE IF NOT EXISTS vectors2 (model TEXT, key TEXT, vector BLOB, "
                                "checksum TEXT, PRIMARY KEY (model, key))")
+            if "languages" not in tables and self._writable:
+                # A cache only read (read-only, or locked for long) still serves its vectors; languages are detected.
+                with suppress(sqlite3.OperationalError), db:
+                    db.execute("CREATE TABLE IF NOT EXISTS languages (key TEXT PRIMARY KEY, code TEXT, checksum TEXT)")
         except BaseException:
             db.close()
             raise
@@ -307,8 +313,9 @@ class Cache:
         if self._db is not None or not self._vectors or self.root is None:
             return self._db
         try:
+            self.root.mkdir(parents=True, exist_ok=True)  # a new cache's first entry may be a detected language
             self._db = self._open_db()
-        except sqlite3.OperationalError as exc:  # cannot be opened or created, locked: not damaged
+        except (sqlite3.OperationalError, OSError) as exc:  # cannot be opened or created, locked: not damaged
             self._vectors = False
             self._unwritable(exc)
         except sqlite3.DatabaseError as exc:  # not a database, malformed
@@ -330,57 +337,90 @@ class Cache:
             self._vectors = False
             self._unwritable(err)
 
+    # Detected languages -----------------------------------------------------
+    def load_languages(self, keys: Sequence[str]) -> dict[str, str]:
+        """The languages detected before for texts by their keys (``language.document_languages``)."""
+        rows = self._select("languages", "key, code, checksum", keys)
+        found = {key: code for key, code, checksum in rows
+                 if isinstance(code, str) and checksum == _vector_checksum("language", key, code.encode())}
+        if len(found) < len(rows):
+            self._forget("languages", [row[0] for row in rows if row[0] not in found])
+        return found
+
+    def save_languages(self, codes: dict[str, str]) -> None:
+        self._insert("languages", [(key, code, _vector_checksum("language", key, code.encode()))
+                                   for key, code in codes.items()])
+
     def load_vectors(self, model: str, keys: Sequence[str]) -> dict[str, np.ndarray]:
-        if self.root is None or not keys:
-            return {}
-        db = self._conn()
-        if db is None:
-            return {}
+        rows = self._select("vectors2", "key, vector, checksum", keys, model)
         found: dict[str, np.ndarray] = {}
         bad: list[str] = []
-        wanted = set(keys)
-        try:
-            for start in range(0, len(keys), 500):
-                chunk = list(keys[start:start + 500])
-                marks = ",".join("?" * len(chunk))
-                rows = db.execute(f"SELECT key, vector, checksum FROM vectors2 WHERE model = ? AND key IN ({marks})",
-                                  [model, *chunk]).fetchall()
-                for key, blob, checksum in rows:
-                    if (key in wanted and isinstance(blob, bytes) and blob and len(blob) % 4 == 0
-                            and checksum == _vector_checksum(model, key, blob)):
-                        found[key] = np.frombuffer(blob, dtype=np.float32)
-                    else:
-                        bad.append(key)
-        except sqlite3.DatabaseError as exc:
-            self._discard_db(exc)
-            return {}
+        for key, blob, checksum in rows:
+            if (isinstance(blob, bytes) and blob and len(blob) % 4 == 0
+                    and checksum == _vector_checksum(model, key, blob)):
+                found[key] = np.frombuffer(blob, dtype=np.float32)
+            else:
+                bad.append(key)
         if len({len(v) for v in found.values()}) > 1:
             # Checksummed rows of one model all have its length; several lengths mean a damaged file.
             self._discard_db(DamagedEntry("vectors of different lengths"))
             return {}
         if bad:
             self._bad_vectors += len(bad)
-            if self._writable:
-                try:
-                    with db:
-                        db.executemany("DELETE FROM vectors2 WHERE model = ? AND key = ?",
-                                       [(model, k) for k in bad if isinstance(k, str)])
-                except sqlite3.DatabaseError as exc:
-                    self._unwritable(exc)
+            self._forget("vectors2", bad, model)
         return found
 
-    def save_vectors(self, model: str, vectors: dict[str, np.ndarray]) -> None:
-        if self.root is None or not vectors or not self._writable:
+    def _select(self, table: str, columns: str, keys: Sequence[str], model: str | None = None) -> list[tuple[Any, ...]]:
+        """The rows of ``table`` (of ``model``, for vectors) whose key is one of ``keys``."""
+        if self.root is None or not keys:
+            return []
+        db = self._conn()
+        if db is None:
+            return []
+        scope, params = ("model = ? AND ", [model]) if model is not None else ("", [])
+        wanted = set(keys)
+        rows: list[tuple[Any, ...]] = []
+        try:
+            for start in range(0, len(keys), 500):
+                chunk = list(keys[start:start + 500])
+                marks = ",".join("?" * len(chunk))
+                rows += db.execute(f"SELECT {columns} FROM {table} WHERE {scope}key IN ({marks})",
+                                   [*params, *chunk]).fetchall()
+        except sqlite3.OperationalError:
+            return []  # locked by another run, or a table a read-only cache does not have: a miss
+        except sqlite3.DatabaseError as exc:
+            self._discard_db(exc)
+            return []
+        return [row for row in rows if row[0] in wanted]
+
+    def _forget(self, table: str, keys: Sequence[str], model: str | None = None) -> None:
+        """Delete damaged rows, where the cache can be written."""
+        db = self._db
+        if db is None or not self._writable:
+            return
+        scope, params = ("model = ? AND ", [model]) if model is not None else ("", [])
+        try:
+            with db:
+                db.executemany(f"DELETE FROM {table} WHERE {scope}key = ?",
+                               [(*params, k) for k in keys if isinstance(k, str)])
+        except sqlite3.DatabaseError as exc:
+            self._unwritable(exc)
+
+    def _insert(self, table: str, rows: list[tuple[Any, ...]]) -> None:
+        if self.root is None or not rows or not self._writable:
             return
         db = self._conn()
         if db is None:
             return
+        try:
+            with db:
+                db.executemany(f"INSERT OR REPLACE INTO {table} VALUES ({','.join('?' * len(rows[0]))})", rows)
+        except sqlite3.DatabaseError as exc:  # read-only, full disk, locked too long
+            self._unwritable(exc)
+
+    def save_vectors(self, model: str, vectors: dict[str, np.ndarray]) -> None:
         rows = []
         for key, vector in vectors.items():
             blob = np.asarray(vector, dtype=np.float32).tobytes()
             rows.append((model, key, blob, _vector_checksum(model, key, blob)))
-        try:
-            with db:
-                db.executemany("INSERT OR REPLACE INTO vectors2 VALUES (?, ?, ?, ?)", rows)
-        except sqlite3.DatabaseError as exc:  # read-only, full disk, locked too long
-            self._unwritable(exc)
+        self._insert("vectors2", rows)

@@ -186,7 +186,8 @@ def _check_chunk(documents: tuple[Document, ...], chunk: tuple[Sequence[Quote], 
     return results, warnings, prepared.windows
 
 
-def _load(documents: Any, quotes: Any, config: Config) -> tuple[Any, list[Quote], list[str], list[str], str]:
+def _load(documents: Any, quotes: Any, config: Config, cache: Cache
+          ) -> tuple[Any, list[Quote], list[str], list[str], str]:
     """The documents and quotes as pipeline.run() reads them, with their languages, on this machine."""
     limits = ArchiveLimits.of(config)
     loaded = _documents(documents, limits)
@@ -194,7 +195,8 @@ def _load(documents: Any, quotes: Any, config: Config) -> tuple[Any, list[Quote]
     warnings = list(loaded.warnings) + warnings
     quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
     documents_with_languages, quote_list, own_languages = with_languages(loaded.documents, quote_list,
-                                                                          config.language)
+                                                                          config.language, cache=cache)
+    warnings += cache.warnings
     return replace(loaded, documents=documents_with_languages), quote_list, own_languages, warnings, quotes_sha256
 
 
@@ -618,7 +620,7 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
             with _failures("starting the workers"):
                 client.run(warm_embedder, settings, cache)
         started = time.perf_counter()
-        loaded, quote_list, own_languages, warnings, quotes_sha256 = _load(documents, quotes, config)
+        loaded, quote_list, own_languages, warnings, quotes_sha256 = _load(documents, quotes, config, Cache(cache))
         timings["load"] = time.perf_counter() - started
         clock = time.perf_counter()
         on_shards = sharded and bool(quote_list and loaded.documents)

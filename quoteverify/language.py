@@ -21,6 +21,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
+from .cache import Cache, digest
 from .lexicon import AUTO, LANGUAGE_CODES
 from .lexicon import languages as lexicon_languages
 from .types import Document, Quote
@@ -43,6 +44,14 @@ def known_codes() -> frozenset[str]:
     return LANGUAGE_CODES
 
 
+def _readable(text: str) -> str | None:
+    """``text`` as lingua can take it, or None when it holds no letter to tell a language by."""
+    if not any(ch.isalpha() for ch in text):
+        return None
+    # Text decoded with surrogateescape keeps lone surrogates, which lingua (Rust) cannot take.
+    return text.encode("utf-8", "replace").decode("utf-8")
+
+
 def detect(text: str, *, min_confidence: float = 0.0, among: Iterable[str] | None = None) -> str | None:
     """The language of ``text`` as an ISO 639-1 code ("de"), or None when it cannot tell.
 
@@ -50,10 +59,10 @@ def detect(text: str, *, min_confidence: float = 0.0, among: Iterable[str] | Non
     confidence (0 to 1; lingua's confidences over the candidates sum to 1).
     ``among``: the candidate languages (at least two codes); default all.
     """
-    if not any(ch.isalpha() for ch in text):
+    readable = _readable(text)
+    if readable is None:
         return None
-    # Text decoded with surrogateescape keeps lone surrogates, which lingua (Rust) cannot take.
-    text = text.encode("utf-8", "replace").decode("utf-8")
+    text = readable
     detector = _detector(None if among is None else frozenset(among))
     if min_confidence <= 0.0:
         language = detector.detect_language_of(text)
@@ -64,11 +73,49 @@ def detect(text: str, *, min_confidence: float = 0.0, among: Iterable[str] | Non
     return values[0].language.iso_code_639_1.name.lower()
 
 
-def document_language(text: str, *, sample_chars: int) -> str:
-    """The language of a document, from ``sample_chars`` characters in its middle (past a title page, names
-    and dates at its start); "" when unknown."""
+def _sample(text: str, sample_chars: int) -> str:
+    """``sample_chars`` characters in the middle of a document (past a title page, names and dates at its
+    start): what its language is detected from."""
     start = max(0, (len(text) - sample_chars) // 2)
-    return detect(text[start:start + sample_chars]) or ""
+    return text[start:start + sample_chars]
+
+
+def document_language(text: str, *, sample_chars: int) -> str:
+    """The language of a document, from ``sample_chars`` characters in its middle; "" when unknown."""
+    return detect(_sample(text, sample_chars)) or ""
+
+
+@lru_cache(maxsize=1)
+def _detector_name() -> str:
+    """What a detected language depends on besides the text: the detector, its version and mode."""
+    from importlib.metadata import version
+
+    return f"lingua {version('lingua-language-detector')} low-accuracy"
+
+
+def document_languages(texts: Sequence[str], *, sample_chars: int, cache: Cache | None = None) -> list[str]:
+    """``document_language`` of each text; what ``cache`` does not know is detected in parallel (lingua
+    uses every core) and remembered there."""
+    samples = [_sample(text, sample_chars) for text in texts]
+    store = cache if cache is not None and cache.enabled else None
+    keys = [digest("language", _detector_name(), sample) for sample in samples] if store else []
+    known = store.load_languages(keys) if store else {}
+    todo = [k for k in range(len(samples)) if not store or keys[k] not in known]
+    told = dict(zip(todo, _detect_many([samples[k] for k in todo])))
+    if store:
+        store.save_languages({keys[k]: code for k, code in told.items()})
+    return [told[k] if k in told else known[keys[k]] for k in range(len(samples))]
+
+
+def _detect_many(texts: Sequence[str]) -> list[str]:
+    """``detect`` of each text ("" when it cannot tell), in parallel."""
+    readable = [_readable(text) for text in texts]
+    asked = [k for k, text in enumerate(readable) if text is not None]
+    found = _detector(None).detect_languages_in_parallel_of([readable[k] for k in asked]) if asked else []
+    out = [""] * len(texts)
+    for k, language in zip(asked, found):
+        out[k] = "" if language is None else language.iso_code_639_1.name.lower()
+    return out
 
 
 def quote_language(text: str, *, min_words: int, min_confidence: float, expected: str = "",
@@ -97,20 +144,23 @@ def cosine_applies(language: str | None, config: Any) -> bool:
     return bool(language) and str(language) in languages
 
 
-def with_languages(documents: Iterable[Document], quotes: Iterable[Quote], settings: Any
-                   ) -> tuple[tuple[Document, ...], list[Quote], list[str]]:
+def with_languages(documents: Iterable[Document], quotes: Iterable[Quote], settings: Any, *,
+                   cache: Cache | None = None) -> tuple[tuple[Document, ...], list[Quote], list[str]]:
     """Documents with their languages, the quotes, and each quote's language as given.
 
     A document keeps a language it was given, else gets ``settings.code``, else
-    its detected one (``settings`` is the config's ``language`` section). A
+    its detected one (``settings`` is the config's ``language`` section; a
+    ``cache`` remembers what was detected, by the text sampled). A
     quote's language as given is its language column, else ``settings.code``,
     else "": then ``detect_quote_languages`` may tell it, or it takes its
     document's when its result is made. The quotes come back as given, but for
     a note on a language column that is no language code.
     """
     forced = "" if settings.code == AUTO else settings.code
-    docs = tuple(d if d.language else replace(
-        d, language=forced or document_language(d.text, sample_chars=settings.sample_chars)) for d in documents)
+    documents = tuple(documents)
+    unknown = [d for d in documents if not d.language and not forced]
+    detected = iter(document_languages([d.text for d in unknown], sample_chars=settings.sample_chars, cache=cache))
+    docs = tuple(d if d.language else replace(d, language=forced or next(detected)) for d in documents)
     checked, own = [], []
     for quote in quotes:
         given = quote.language.strip().lower()

@@ -246,11 +246,11 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     warnings = list(loaded.warnings) + warnings
     quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
     lap("load")
+    cache = Cache(cache_dir)
     documents_with_languages, quote_list, own_languages = with_languages(loaded.documents, quote_list,
-                                                                          config.language)
+                                                                          config.language, cache=cache)
     loaded = replace(loaded, documents=documents_with_languages)
     lap("language")
-    cache = Cache(cache_dir)
     prepared = prepare(loaded.documents, config, cache=cache, lap=lap)
     embed = _embedder(config, embedder, cache)
     results = check_quotes(prepared, quote_list, config, embed, own_languages=own_languages, progress=progress,

@@ -17,8 +17,8 @@ from quoteverify.cli import main
 from quoteverify.config import load_config
 from quoteverify.export.appendix import render_appendix
 from quoteverify.application import build_manifest
-from quoteverify.language import (cosine_applies, detect, detect_quote_languages, known_codes, quote_language,
-                                  with_languages)
+from quoteverify.language import (cosine_applies, detect, detect_quote_languages, document_language,
+                                  document_languages, known_codes, quote_language, with_languages)
 from quoteverify.types import Document, Quote
 
 NO_EMBED = {"embed": {"enabled": False}}
@@ -83,6 +83,39 @@ def test_with_languages_given_forced_or_detected() -> None:
     detect_quote_languages(docs_out, quotes_out, own, range(len(quotes)), forced)
     assert own == ["nl", "nl", "fr", "nl"]
     assert quotes_out[3].notes == ("language 'German' is not an ISO 639-1 code such as de or fr; checked as nl",)
+
+
+def test_documents_detected_together_as_one_by_one() -> None:
+    texts = [*DOCS.values(), "", "12 - 34 - 56", "Das kann nicht \udcff funktionieren, wenn Sie nicht mitnehmen."]
+    assert document_languages(texts, sample_chars=1000) == [document_language(t, sample_chars=1000) for t in texts]
+    assert document_languages(texts, sample_chars=1000)[:4] == ["de", "fr", "hu", "ja"]
+
+
+def test_a_cache_remembers_the_languages_detected(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import sqlite3
+
+    from quoteverify import language
+    from quoteverify.cache import Cache
+
+    texts = list(DOCS.values())
+    asked: list[int] = []
+    detect_many = language._detect_many
+    monkeypatch.setattr(language, "_detect_many", lambda batch: (asked.append(len(batch)), detect_many(batch))[1])
+    first = document_languages(texts, sample_chars=1000, cache=Cache(tmp_path))
+    again = document_languages(texts, sample_chars=1000, cache=Cache(tmp_path))
+    assert first == again == ["de", "fr", "hu", "ja"]
+    assert asked == [4, 0]  # the second run detected nothing
+    # A row that does not match its checksum is never believed: detected again, and rewritten.
+    with sqlite3.connect(tmp_path / "embeddings.sqlite") as db:
+        db.execute("UPDATE languages SET code = 'en' WHERE code = 'hu'")
+    cache = Cache(tmp_path)
+    assert document_languages(texts, sample_chars=1000, cache=cache) == first
+    assert asked == [4, 0, 1]
+    assert document_languages(texts, sample_chars=1000, cache=Cache(tmp_path)) == first
+    assert asked == [4, 0, 1, 0]
+    # Another sample of a text is another question (the Japanese text is shorter than 100 characters: the same).
+    assert document_languages(texts, sample_chars=100, cache=Cache(tmp_path)) == first
+    assert asked == [4, 0, 1, 0, sum(len(t) > 100 for t in texts)] == [4, 0, 1, 0, 3]
 
 
 def test_cosine_applies_only_to_the_models_languages() -> None:
