@@ -89,8 +89,9 @@ def _file_sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _vector_checksum(model: str, key: str, blob: bytes) -> str:
-    return hashlib.sha256(f"{model}\x00{key}\x00".encode("utf-8", "surrogatepass") + blob).hexdigest()[:32]
+def _row_checksum(scope: str, key: str, blob: bytes) -> str:
+    """A database row's checksum: its scope (a model's name, or "language"), key and payload."""
+    return hashlib.sha256(f"{scope}\x00{key}\x00".encode("utf-8", "surrogatepass") + blob).hexdigest()[:32]
 
 
 class DamagedEntry(Exception):
@@ -342,13 +343,13 @@ class Cache:
         """The languages detected before for texts by their keys (``language.document_languages``)."""
         rows = self._select("languages", "key, code, checksum", keys)
         found = {key: code for key, code, checksum in rows
-                 if isinstance(code, str) and checksum == _vector_checksum("language", key, code.encode())}
+                 if isinstance(code, str) and checksum == _row_checksum("language", key, code.encode())}
         if len(found) < len(rows):
             self._forget("languages", [row[0] for row in rows if row[0] not in found])
         return found
 
     def save_languages(self, codes: dict[str, str]) -> None:
-        self._insert("languages", [(key, code, _vector_checksum("language", key, code.encode()))
+        self._insert("languages", [(key, code, _row_checksum("language", key, code.encode()))
                                    for key, code in codes.items()])
 
     def load_vectors(self, model: str, keys: Sequence[str]) -> dict[str, np.ndarray]:
@@ -357,7 +358,7 @@ class Cache:
         bad: list[str] = []
         for key, blob, checksum in rows:
             if (isinstance(blob, bytes) and blob and len(blob) % 4 == 0
-                    and checksum == _vector_checksum(model, key, blob)):
+                    and checksum == _row_checksum(model, key, blob)):
                 found[key] = np.frombuffer(blob, dtype=np.float32)
             else:
                 bad.append(key)
@@ -378,7 +379,6 @@ class Cache:
         if db is None:
             return []
         scope, params = ("model = ? AND ", [model]) if model is not None else ("", [])
-        wanted = set(keys)
         rows: list[tuple[Any, ...]] = []
         try:
             for start in range(0, len(keys), 500):
@@ -391,7 +391,7 @@ class Cache:
         except sqlite3.DatabaseError as exc:
             self._discard_db(exc)
             return []
-        return [row for row in rows if row[0] in wanted]
+        return rows
 
     def _forget(self, table: str, keys: Sequence[str], model: str | None = None) -> None:
         """Delete damaged rows, where the cache can be written."""
@@ -422,5 +422,5 @@ class Cache:
         rows = []
         for key, vector in vectors.items():
             blob = np.asarray(vector, dtype=np.float32).tobytes()
-            rows.append((model, key, blob, _vector_checksum(model, key, blob)))
+            rows.append((model, key, blob, _row_checksum(model, key, blob)))
         self._insert("vectors2", rows)

@@ -588,6 +588,48 @@ def _confirm(parts: _Shards, checked: Mapping[int, tuple[QuoteResult, list[Ask],
     return again
 
 
+def _session(cluster: Any, config: Config) -> AbstractContextManager[Any]:
+    """A connected client for ``cluster`` (a ``--cluster`` value, a ClusterSpec or a client)."""
+    if hasattr(cluster, "submit"):
+        return nullcontext(cluster)
+    return connect(parse_cluster(cluster) if isinstance(cluster, str) else cluster,
+                   timeout=config.cluster.connect_seconds)
+
+
+def _check_all(client: Any, documents: tuple[Document, ...], quote_list: Sequence[Quote],
+               own_languages: Sequence[str], settings: dict[str, Any], embedder: Any, cache: str | None,
+               progress: Any, sharded: bool, held_by: list[dict[str, int]] | None
+               ) -> tuple[dict[int, QuoteResult], list[str], int]:
+    """Every quote checked on the cluster: results by quote, warnings, and the windows of the corpus."""
+    found: dict[int, QuoteResult] = {}
+    warnings: list[str] = []
+    windows = [0, 0]  # the shards' together, the whole corpus's once a worker held it
+    on_shards = sharded and bool(quote_list and documents)
+    whole: _Whole | None = None
+    if on_shards:
+        parts = _Shards(client, documents, settings, cache)
+        windows[0] = sum(h["windows"] for h in parts.held)
+        if held_by is not None:
+            held_by.extend(parts.held)
+        found, warnings, whole = _sharded(parts, quote_list, own_languages, embedder, cache, progress)
+
+    def collect(chunks: _Whole) -> None:
+        settled = len(found)
+        checked, more, n = _whole_results(
+            chunks, progress and (lambda done, _: progress(settled + done, len(quote_list))), len(quote_list))
+        found.update(checked)
+        warnings.extend(more)
+        windows[1] = windows[1] or n
+
+    if whole is not None:  # begun against the whole corpus while the shards checked theirs
+        collect(whole)
+    rest = [k for k in range(len(quote_list)) if k not in found]
+    if rest:
+        collect(_whole_corpus(client, documents, quote_list, rest, own_languages, settings, embedder, cache,
+                              on_shards))
+    return found, warnings, windows[1] or windows[0]
+
+
 def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None, *,
                    cluster: Any, embedder: Any = None, progress: Any = None,
                    cache_dir: str | Path | None = None, sharded: bool = True,
@@ -600,21 +642,12 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
     with what each worker held in its shard.
     """
     config = as_config(config)
-    session: AbstractContextManager[Any]
-    if hasattr(cluster, "submit"):
-        session = nullcontext(cluster)
-    else:
-        session = connect(parse_cluster(cluster) if isinstance(cluster, str) else cluster,
-                          timeout=config.cluster.connect_seconds)
     timings: dict[str, float] = {}
     # The cluster is the parallelism: a worker process does not fork workers of its own.
     settings = config.as_dict()
     settings["align"] = {**settings["align"], "workers": 1}
     cache = str(cache_dir) if cache_dir is not None else None
-    found: dict[int, QuoteResult] = {}
-    found_warnings: list[str] = []
-    windows = 0
-    with session as client:
+    with _session(cluster, config) as client:
         if config.embed.enabled and embedder is None:
             # Each worker loads the model (seconds) while this process reads the input and the shards are made.
             with _failures("starting the workers"):
@@ -623,36 +656,13 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
         loaded, quote_list, own_languages, warnings, quotes_sha256 = _load(documents, quotes, config, Cache(cache))
         timings["load"] = time.perf_counter() - started
         clock = time.perf_counter()
-        on_shards = sharded and bool(quote_list and loaded.documents)
-        whole: _Whole | None = None
-        if on_shards:
-            parts = _Shards(client, loaded.documents, settings, cache)
-            windows = sum(h["windows"] for h in parts.held)
-            if held_by is not None:
-                held_by.extend(parts.held)
-            found, found_warnings, whole = _sharded(parts, quote_list, own_languages, embedder, cache, progress)
-        chunk_warnings: list[str] = []
-        whole_windows = [0]  # of the whole corpus, once a worker held it
-
-        def collect(chunks: _Whole) -> None:
-            settled = len(found)
-            checked, more, n = _whole_results(
-                chunks, progress and (lambda done, _: progress(settled + done, len(quote_list))), len(quote_list))
-            found.update(checked)
-            chunk_warnings.extend(more)
-            whole_windows[0] = whole_windows[0] or n
-
-        if whole is not None:  # begun against the whole corpus while the shards checked theirs
-            collect(whole)
-        rest = [k for k in range(len(quote_list)) if k not in found]
-        if rest:
-            collect(_whole_corpus(client, loaded.documents, quote_list, rest, own_languages, settings, embedder,
-                                  cache, on_shards))
+        found, found_warnings, windows = _check_all(client, loaded.documents, quote_list, own_languages, settings,
+                                                    embedder, cache, progress, sharded, held_by)
         timings["cluster"] = time.perf_counter() - clock
     results = [found[k] for k in range(len(quote_list))]
-    warnings.extend(dict.fromkeys(w for w in found_warnings + chunk_warnings if w not in warnings))
+    warnings.extend(dict.fromkeys(w for w in found_warnings if w not in warnings))
     embed_name = None
     if config.embed.enabled:
         embed_name = getattr(embedder, "name", None) or config.embed.model
-    return Run(results, loaded.documents, config, embed_name, timings, warnings, whole_windows[0] or windows,
-               quotes_sha256, tuple(quote_list))
+    return Run(results, loaded.documents, config, embed_name, timings, warnings, windows, quotes_sha256,
+               tuple(quote_list))

@@ -128,6 +128,7 @@ class LanguageConfig:
     code: str = field(metadata=language_codes(auto=True))
     min_quote_words: int = field(metadata=between(1, 100_000))
     min_confidence: float = field(metadata=unit())
+    source_share: float = field(metadata=unit())
     sample_chars: int = field(metadata=between(100, 100_000_000))
 
 

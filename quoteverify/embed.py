@@ -12,7 +12,7 @@ import hashlib
 import os
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol
 
@@ -56,6 +56,7 @@ class SentenceTransformerEmbedder:
         self.batch_size = batch_size
         self.threads = threads
         self._model = None
+        self._threads: Callable[[int], None] = lambda n: None
 
     def warm(self) -> None:
         """Begin loading the model in a background thread, while this process does other work; the first
@@ -80,7 +81,7 @@ class SentenceTransformerEmbedder:
             from sentence_transformers import SentenceTransformer
             from transformers.utils import logging as transformers_logging
 
-            torch.set_num_threads(self.threads)
+            self._threads = torch.set_num_threads  # set in the thread that encodes: OpenMP's count is per thread
             if not sys.stderr.isatty():
                 # transformers draws a "Loading weights" bar with every load: noise in a log file or a pipe.
                 transformers_logging.disable_progress_bar()
@@ -89,6 +90,7 @@ class SentenceTransformerEmbedder:
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         model = self._load()
+        self._threads(self.threads)
         # The tokenizer takes UTF-8 only: a lone surrogate (bytes that were not UTF-8) is encoded as U+FFFD.
         vectors = model.encode([displayable(t) for t in texts], batch_size=self.batch_size, normalize_embeddings=True,
                                convert_to_numpy=True, show_progress_bar=False)

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from functools import lru_cache
+from importlib import metadata
 from typing import Any
 
 from .cache import Cache, digest
@@ -88,9 +89,7 @@ def document_language(text: str, *, sample_chars: int) -> str:
 @lru_cache(maxsize=1)
 def _detector_name() -> str:
     """What a detected language depends on besides the text: the detector, its version and mode."""
-    from importlib.metadata import version
-
-    return f"lingua {version('lingua-language-detector')} low-accuracy"
+    return f"lingua {metadata.version('lingua-language-detector')} low-accuracy"
 
 
 def document_languages(texts: Sequence[str], *, sample_chars: int, cache: Cache | None = None) -> list[str]:

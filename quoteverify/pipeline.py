@@ -174,11 +174,19 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
     lap = lap or (lambda stage: None)
     corpus, index = prepared.corpus, prepared.index
     prepared_quotes: dict[int, PreparedQuote] = {}
+    given = list(own_languages)
     own_languages = list(own_languages)  # told below for the quotes not found word for word
 
+    def language_of(k: int, alignment: Alignment) -> str:
+        """The quote's language as given, else as told, unless most of its words align word for word with its
+        source (``language.source_share``): then it is in that document's language. A detector misled by a slip
+        ('six monthz' reads as Tswana to lingua's trigrams) does not make a quote of English words Tswana."""
+        told_here = own_languages[k] if own_languages[k] == given[k] or coverage(
+            alignment) < config.language.source_share else ""
+        return _language(told_here, alignment, corpus, quote_list[k].claimed_document)
+
     def contract(k: int, alignment: Alignment) -> Contract:
-        return _contract(_language(own_languages[k], alignment, corpus, quote_list[k].claimed_document),
-                         config.verdict)
+        return _contract(language_of(k, alignment), config.verdict)
 
     def check(k: int) -> tuple[Alignment, Comparison]:
         return _align_and_compare(prepared_quotes[k], quote_list[k], prepared, config, lambda a: contract(k, a))
@@ -205,6 +213,8 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
         report = (lambda n: progress(done + n, len(quote_list))) if progress else None
         checked.update(zip(rest, ordered_map(check, rest, workers=config.align.workers, on_done=report)))
     prepared.index_seconds = index.build_seconds
+    own_languages = [language_of(k, checked[k][0]) if k in checked else own_languages[k]
+                     for k in range(len(quote_list))]
     lap("align")
 
     scores, unjudged = _cosine_scores(checked, quote_list, own_languages, corpus, config, embed)

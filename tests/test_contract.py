@@ -197,3 +197,17 @@ def test_a_slip_into_no_word_is_verified(s: int, index: int, choice: int) -> Non
     assume(quote is not None)
     result = check(quote)
     assert (result.status, result.match_type) == ("verified", "edited"), (quote, result.reasons)
+
+
+def test_a_slip_that_misleads_the_language_detector_leaves_the_quote_in_its_sources_language() -> None:
+    # lingua's trigrams read "six monthz" as Tswana (0.95 sure); nine of the ten words are the English source's.
+    from quoteverify.language import detect
+
+    quote = "We were not able to hire anyone for six monthz."
+    assert detect(quote, min_confidence=0.9) == "tn"
+    result = check(quote)
+    assert (result.status, result.match_type, result.language) == ("verified", "edited", "en"), result.reasons
+    assert kinds(result) == {"typo"}
+    # A language given with the quote is never overridden.
+    (given,) = quoteverify.verify(DOCS, [{"quote": quote, "language": "de"}], config=CONFIG)
+    assert given.language == "de"
