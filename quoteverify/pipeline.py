@@ -178,12 +178,8 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
     own_languages = list(own_languages)  # told below for the quotes not found word for word
 
     def language_of(k: int, alignment: Alignment) -> str:
-        """The quote's language as given, else as told, unless most of its words align word for word with its
-        source (``language.source_share``): then it is in that document's language. A detector misled by a slip
-        ('six monthz' reads as Tswana to lingua's trigrams) does not make a quote of English words Tswana."""
-        told_here = own_languages[k] if own_languages[k] == given[k] or coverage(
-            alignment) < config.language.source_share else ""
-        return _language(told_here, alignment, corpus, quote_list[k].claimed_document)
+        return _quote_language(own_languages[k], given[k], alignment, corpus, quote_list[k].claimed_document,
+                               config.language.source_share)
 
     def contract(k: int, alignment: Alignment) -> Contract:
         return _contract(language_of(k, alignment), config.verdict)
@@ -197,14 +193,10 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
     exacts, rest = _exact_pass(quote_list, prepared, prepared_quotes)
     keys, reused = _kept(cached, quote_list, config, embed, corpus, exacts, rest, own_languages) if cached else ({}, {})
     rest = [k for k in rest if k not in reused]
-    if told is None:  # only quotes not found word for word need it: one that is is in its document's language
-        detect_quote_languages([s.document for s in corpus.sources], quote_list, own_languages, rest, config.language)
-    else:
-        own_languages = list(told)
-    for k, exact in exacts.items():
-        if k not in reused:
-            checked[k] = (exact, compare(prepared_quotes[k], exact, corpus,
-                                         splice_gap_words=config.align.splice_gap_words, contract=contract(k, exact)))
+    own_languages = _told(own_languages, told, quote_list, rest, corpus, config)
+    gap = config.align.splice_gap_words
+    checked.update((k, (exact, compare(prepared_quotes[k], exact, corpus, splice_gap_words=gap,
+                                       contract=contract(k, exact)))) for k, exact in exacts.items() if k not in reused)
     if progress:
         progress(len(checked) + len(reused), len(quote_list))
     if rest:
@@ -341,6 +333,24 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
         result.speaker, result.timestamp = turn.speaker, turn.timestamp
     result.differences = list(comparison.differences)
     return result
+
+
+def _told(own_languages: list[str], told: Sequence[str] | None, quote_list: Sequence[Quote], rest: Sequence[int],
+          corpus: Corpus, config: Config) -> list[str]:
+    """Each quote's language as given, or as ``told`` (against the whole corpus), or detected here. Only the
+    quotes not found word for word (``rest``) need it: one that is is in its document's language."""
+    if told is not None:
+        return list(told)
+    detect_quote_languages([s.document for s in corpus.sources], quote_list, own_languages, rest, config.language)
+    return own_languages
+
+
+def _quote_language(told: str, given: str, alignment: Alignment, corpus: Corpus, claimed: str, share: float) -> str:
+    """A quote's language: as given, else as told, unless ``share`` of its words or more align word for word
+    with its source: then it is in that document's language. A detector misled by a slip ('six monthz' reads
+    as Tswana to lingua's trigrams) does not make a quote of English words Tswana."""
+    own = told if told == given or coverage(alignment) < share else ""
+    return _language(own, alignment, corpus, claimed)
 
 
 def _language(own: str, alignment: Alignment, corpus: Corpus, claimed: str = "") -> str:
