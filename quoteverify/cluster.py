@@ -225,8 +225,7 @@ def _gather(futures: list[Any], progress: Any, total: int) -> tuple[Parts, int]:
 class _Whole:
     """Chunks of quotes being checked, every worker holding the whole corpus."""
 
-    quotes: list[int]  # the quotes' numbers in the run
-    chunks: list[int]  # how many quotes each chunk holds
+    quotes: list[int]  # the quotes' numbers in the run, in the chunks' order
     futures: list[Any]
 
 
@@ -241,7 +240,7 @@ def _whole_corpus(client: Any, documents: tuple[Document, ...], quote_list: Sequ
     size = max(config.cluster.min_chunk, -(-len(quotes) // (workers * config.cluster.chunks_per_worker)))
     parts = [quotes[i:i + size] for i in range(0, len(quotes), size)]
     if not parts:
-        return _Whole([], [], [])
+        return _Whole([], [])
     docs = client.scatter(documents, broadcast=True)
     ready = []
     if cache is not None:
@@ -255,7 +254,7 @@ def _whole_corpus(client: Any, documents: tuple[Document, ...], quote_list: Sequ
                                                                    [own_languages[k] for k in part])),
                              settings, embedder, cache, *ready, pure=False)
                for part in parts]
-    return _Whole(quotes, [len(p) for p in parts], futures)
+    return _Whole(quotes, futures)
 
 
 def _whole_results(whole: _Whole, progress: Any, total: int
