@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import atexit
 import logging
+import multiprocessing
+import multiprocessing.forkserver
 import os
 import re
 import sys
@@ -89,21 +91,19 @@ def parse_cluster(value: str) -> ClusterSpec:
 
 
 @contextmanager
-def connect(spec: ClusterSpec, *, timeout: float = 10) -> Iterator[Any]:
+def connect(spec: ClusterSpec, *, timeout: float = 10, preload: Sequence[str] = ()) -> Iterator[Any]:
     """A Dask client for ``spec``, closed (and a local cluster stopped) on exit.
 
-    ``timeout``: seconds to wait for a remote scheduler.
+    ``timeout``: seconds to wait for a remote scheduler. ``preload``: modules a local cluster's workers
+    need (sentence_transformers, when they embed), imported once for all of them (``_local_cluster``).
     """
     try:
         # Dask is an optional extra and slow to import; only --cluster needs it.
-        from distributed import Client, LocalCluster
+        from distributed import Client
     except ImportError:
         raise InputError("--cluster needs Dask: pip install 'quoteverify[dask]'") from None
     if spec.address is None:
-        # Port 0: a free port, not 8787 (often taken), for the scheduler's HTTP routes. Workers log
-        # heartbeat tracebacks while the cluster shuts down; a failed task reaches us as its exception.
-        cluster = LocalCluster(n_workers=spec.workers, threads_per_worker=1, processes=True,
-                               dashboard_address=":0", silence_logs=logging.CRITICAL)
+        cluster = _local_cluster(spec.workers, preload)
         try:
             with Client(cluster) as client:
                 client.run(_exit_quickly)
@@ -118,6 +118,38 @@ def connect(spec: ClusterSpec, *, timeout: float = 10) -> Iterator[Any]:
                          "start one with 'dask scheduler' or use --cluster local:N") from None
     with client:
         yield client
+
+
+def _fork_server(preload: Sequence[str]) -> str:
+    """How a local cluster's worker processes start: where the OS has it, forked from multiprocessing's
+    fork server, started now, which imports quoteverify and ``preload`` once (some 3 s of a core for
+    sentence-transformers) while this process goes on, instead of each worker importing them. The fork
+    server lives as long as this process: the first local cluster's preload is what later ones get."""
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return "spawn"
+    # Dask is an optional extra and slow to import; only --cluster needs it.
+    import dask
+    from distributed.utils import get_mp_context
+
+    with dask.config.set({"distributed.worker.multiprocessing-method": "forkserver"}):
+        get_mp_context()  # Dask sets its own preload once a process; this one replaces it
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["distributed", "quoteverify.cluster", *preload])
+    multiprocessing.forkserver.ensure_running()
+    return "forkserver"
+
+
+def _local_cluster(workers: int, preload: Sequence[str]) -> Any:
+    """A LocalCluster of ``workers`` processes, one thread each (started as ``_fork_server`` says)."""
+    # Dask is an optional extra and slow to import; only --cluster needs it.
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set({"distributed.worker.multiprocessing-method": _fork_server(preload)}):
+        # Port 0: a free port, not 8787 (often taken), for the scheduler's HTTP routes. Workers log
+        # heartbeat tracebacks while the cluster shuts down; a failed task reaches us as its exception.
+        return LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
+                            silence_logs=logging.CRITICAL)
 
 
 def _exit_quickly() -> None:
@@ -587,12 +619,17 @@ def _confirm(parts: _Shards, checked: Mapping[int, tuple[QuoteResult, list[Ask],
     return again
 
 
-def _session(cluster: Any, config: Config) -> AbstractContextManager[Any]:
-    """A connected client for ``cluster`` (a ``--cluster`` value, a ClusterSpec or a client)."""
+def _session(cluster: Any, config: Config, embeds: bool) -> AbstractContextManager[Any]:
+    """A client for ``cluster`` (a ``--cluster`` value, a ClusterSpec or a client), connected on entry;
+    ``embeds``: its workers load the embedding model. A local cluster's fork server starts now."""
     if hasattr(cluster, "submit"):
         return nullcontext(cluster)
-    return connect(parse_cluster(cluster) if isinstance(cluster, str) else cluster,
-                   timeout=config.cluster.connect_seconds)
+    spec = parse_cluster(cluster) if isinstance(cluster, str) else cluster
+    preload = ("sentence_transformers",) if embeds else ()
+    if spec.address is None:
+        with suppress(ImportError):  # without Dask, connect says what to install
+            _fork_server(preload)  # its imports run while this process reads the input
+    return connect(spec, timeout=config.cluster.connect_seconds, preload=preload)
 
 
 def _check_all(client: Any, documents: tuple[Document, ...], quote_list: Sequence[Quote],
@@ -646,14 +683,17 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
     settings = config.as_dict()
     settings["align"] = {**settings["align"], "workers": 1}
     cache = str(cache_dir) if cache_dir is not None else None
-    with _session(cluster, config) as client:
-        if config.embed.enabled and embedder is None:
-            # Each worker loads the model (seconds) while this process reads the input and the shards are made.
+    embeds = config.embed.enabled and embedder is None
+    session = _session(cluster, config, embeds)
+    started = time.perf_counter()
+    loaded, quote_list, own_languages, warnings, quotes_sha256 = _load(documents, quotes, config, Cache(cache))
+    timings["load"] = time.perf_counter() - started
+    with session as client:
+        if embeds:
+            # Each worker loads the model (seconds, less once the fork server has imported it) while the
+            # shards are made.
             with _failures("starting the workers"):
                 client.run(warm_embedder, settings, cache)
-        started = time.perf_counter()
-        loaded, quote_list, own_languages, warnings, quotes_sha256 = _load(documents, quotes, config, Cache(cache))
-        timings["load"] = time.perf_counter() - started
         clock = time.perf_counter()
         found, found_warnings, windows = _check_all(client, loaded.documents, quote_list, own_languages, settings,
                                                     embedder, cache, progress, sharded, held_by)
