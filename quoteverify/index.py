@@ -229,5 +229,3 @@ class Bm25Index:
         if prefer_doc is not None and all(r.doc != prefer_doc for r in keep):
             keep += [r for r in regions if r.doc == prefer_doc][:1]
         return Retrieval(tuple(keep), best.score, ratio)
-
-

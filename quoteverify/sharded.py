@@ -358,9 +358,9 @@ def check_gathered(key: str, quotes: Sequence[Quote], languages: Sequence[tuple[
     """Runs on a worker: check quotes not found word for word against ``members``, the documents they
     can match (this shard's by number, others' sent along), each result with the retrievals the shards
     must confirm (``beaten``). ``languages``: each quote's as given, and as told against the whole corpus;
-    ``documents``: the whole
-    corpus's ``resultcache.documents_key``. A quote found word for word here after all (past the exact
-    fast path's tries in the whole corpus) comes back as None: the caller checks it against the whole corpus."""
+    ``documents``: the whole corpus's ``resultcache.documents_key``. A quote found word for word here after
+    all (past the exact fast path's tries in the whole corpus) comes back as None: the caller checks it
+    against the whole corpus."""
     config: Config = as_config(settings)
     cache = Cache(cache_dir)
     part = _gathered_corpus(key, members, config, cache)
