@@ -11,6 +11,9 @@ if TYPE_CHECKING:
     from .config import Config
 
 STATUSES = ("verified", "review", "unverified")
+# What is at stake in a quote that needs review, worst first (see classify.severity):
+# high: a claim altered or inverted; medium: content left out or put in; low: cosmetic or uncertain.
+SEVERITIES = ("high", "medium", "low")
 MATCH_TYPES = ("exact", "normalized", "elided", "edited", "altered", "reordered",
                "spliced", "paraphrase", "misattributed", "unlocated")
 # Kinds of difference by weight: shown alike by the classifier and every renderer.
@@ -193,6 +196,7 @@ class QuoteResult:
     match_type: str = "unlocated"
     confidence: float = 0.0
     band: str = "low"
+    severity: str = ""  # for a review: one of SEVERITIES; empty otherwise
     reasons: list[str] = field(default_factory=list)
     differences: list[Difference] = field(default_factory=list)
     bm25_score: float | None = None
@@ -347,6 +351,21 @@ class ClaimCard:
     def to_dict(self) -> dict[str, Any]:
         """The card as JSON writes it (evidence as a list)."""
         return {**asdict(self), "evidence": [asdict(e) for e in self.evidence]}
+
+
+_STATUS_RANK = {"unverified": 0, "review": 1, "verified": 2}
+_SEVERITY_RANK = {s: k for k, s in enumerate(SEVERITIES)}
+
+
+def triage_key(result: QuoteResult) -> tuple[int, int, float]:
+    """Worst first: unverified, then review by severity, then verified; within each, by confidence."""
+    return (_STATUS_RANK.get(result.status, 0), _SEVERITY_RANK.get(result.severity, len(SEVERITIES)),
+            result.confidence)
+
+
+def triage_order(results: list[QuoteResult]) -> list[int]:
+    """The indices of ``results`` in the order a reviewer works through them (stable: ties keep input order)."""
+    return sorted(range(len(results)), key=lambda k: triage_key(results[k]))
 
 
 def count_by_status(results: Iterable[QuoteResult]) -> dict[str, int]:

@@ -34,6 +34,7 @@ from ..types import (
     count_by_document,
     count_by_status,
     fingerprint,
+    triage_order,
 )
 from ..version import __version__
 
@@ -432,7 +433,7 @@ def _write_quotes(sheet, results: list[QuoteResult], styles: _Styles) -> None:
     sheet.append([_write_cell(sheet, c.name, styles.reviewer_header if c.name in REVIEWER_COLUMNS else styles.header)
                   for c in columns])
     # Worst first; Python's sort is stable, so ties keep their input order.
-    order = sorted(range(len(results)), key=lambda k: results[k].confidence)
+    order = triage_order(results)
     for number, k in enumerate(order, start=2):
         result = results[k]
         lines = _row_lines(result, columns)

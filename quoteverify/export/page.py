@@ -36,6 +36,7 @@ from ..types import (
     count_by_status,
     document_label,
     fingerprint,
+    triage_order,
 )
 from .excel import CHART_COLOURS, _severity, highlights
 
@@ -146,7 +147,7 @@ def render_page(results: list[QuoteResult], *, title: str = "quoteverify review"
                       autoescape=select_autoescape(default=True, default_for_string=True),
                       undefined=StrictUndefined, keep_trailing_newline=True)
     # Worst first, as the workbook; the sort is stable, so ties keep their input order.
-    order = sorted(range(len(results)), key=lambda k: results[k].confidence)
+    order = triage_order(results)
     run = run_fingerprint(results)
     data = {"run": run, "decisions": list(DECISIONS), "statuses": list(STATUSES),
             "quotes": [_card(results[k]) for k in order]}
