@@ -3,6 +3,7 @@
 Each row is (document, template, reason) or (document, template, reason, debatable). The template holds one
 marker ⟦old|new⟧ (see make_cases.py); the reason is the editor's, written before any tool was run.
 """
+import mine
 from make_cases import Spec
 
 ELLIPSIS_CONTENT = [
@@ -648,6 +649,74 @@ GENUINE_ASIDE = [
      "that farmers⟦, of course,| …⟧ have access to.", "the ellipsis covers the aside ', of course,'"),
 ]
 
+# The mined genuine families (mine.py): what a reader rejected among the seeded picks, and why.
+# A kept sentence after a whole-sentence ellipsis may not open with one of these words: they point back or tie
+# the sentence to what came just before.
+OPENER_STOP = set("this that it these those he she they them their his her its so but and or however therefore "
+                  "then also yes no well because which such here there again similarly otherwise instead hence "
+                  "thus both neither one another secondly second third finally first yeah okay ok".split())
+
+WS_REJECT = {
+    ("meeting-covid_10", "If a company is cheating the public, usin"): "the kept question's 'he' has its antecedent (the Prime Minister) in the hidden sentences",
+    ("meeting-covid_4", "The idea is to offer support, but with c"): "the kept 'no increase' is about workers' salaries, named only in the hidden sentences",
+    ("meeting-covid_8", "With Bill C-17 looming in the background"): "the kept sentence opens with 'That's', pointing back to the hidden question",
+    ("meeting-education_3", "Siân might develop that a little bit fur"): "the kept question's 'it' refers to the hidden teacher shortage",
+    ("meeting-covid_5", "This crisis has struck them very hard."): "the kept 'also' ties the sentence to the hidden measures",
+    ("meeting-education_6", "So, I don't support those amendments."): "the kept sentence opens with 'In addition', tying it to the hidden sentence",
+    ("meeting-covid_9", "That is a matter of fact."): "the first kept sentence is only 'That is a matter of fact', with no content of its own",
+    ("meeting-covid_6", "Louise Outreach Centre, Knights Table, t"): "the kept 'this report' points to the report named in the hidden sentence",
+    ("meeting-education_19", "So, if I could just make some points on "): "the kept 'it's quite a different response' refers to the colleges' response in the hidden sentences",
+    ("meeting-ES2016b", "At least if we're targeting the younger "): "the first kept sentence is a fragment",
+    ("meeting-education_22", "And I don't say that glibly."): "the first kept sentence points back ('that') and has no content of its own",
+    ("meeting-education_15", "By that I mean in England, for example, "): "the kept 'that would have' refers to the hidden proposal",
+    ("meeting-IS1004b", "no no no, I'm no I'm definit definitely "): "the first kept sentence is full of repeats",
+    ("meeting-education_2", "So, thank you for what you've been doing"): "the kept 'developed that' refers to the new purpose named in the hidden sentence",
+}
+WS_REJECT.update({
+    ("meeting-education_20", "No. We will move on then to item 2, and "): "the first kept sentence opens with a bare 'No.'",
+    ("meeting-covid_5", "That's the kind of assistance we are cal"): "the first kept sentence only points back ('That's the kind of assistance')",
+    ("meeting-covid_6", "They note that the system across Canada "): "the kept 'call that a summary' points back to the hidden sentence",
+    ("meeting-education_0", "We're working with the third sector."): "the hidden sentences hold another case's passage",
+    ("meeting-covid_8", "Mr. Chair, on Saturday our community sto"): "the kept 'that is the racial inequality' points back to the hidden sentences",
+    ("meeting-covid_10", "Their interpretation of those rules has "): "the kept 'continue to do that' refers to the hidden follow-up",
+    ("meeting-education_3", "I think their commitment and their engag"): "the kept 'that's what's going to' points back to the hidden sentence",
+    ("meeting-education_6", "Now, the Deputy Minister mentioned the '"): "the kept sentence opens with 'Consequently', tying it to the hidden sentence",
+    ("meeting-covid_7", "My question is for the Minister of Emplo"): "the kept 'it was to improve the program' refers to the hidden announcement",
+    ("meeting-ES2015c", "That's got a lot to do with the ergonomi"): "the first kept sentence points back",
+    ("meeting-covid_3", "We have spent a lot of time talking abou"): "the kept 'I know this' may point to the hidden figures",
+    ("meeting-TS3008a", "User requirements specifi Well, this one"): "the first kept sentence is broken",
+    ("meeting-ES2003b", "And if they do, not very often."): "the first kept sentence is a fragment",
+})
+WS_REJECT.update({
+    ("meeting-covid_6", "The government's response was that it w"): "the first kept sentence's 'it' points to what came before",
+    ("meeting-covid_8", "The advent of digital technology has com"): "the kept 'The first is' refers to the solutions named in the hidden sentence",
+    ("meeting-education_7", "We’re currently focusing on individual d"): "the kept 'extend that' refers to the hidden pilot",
+    ("meeting-education_4", "So, that has to be taken deeply into con"): "the first kept sentence only points back",
+})
+WS_REJECT.update({
+    ("meeting-education_5", "So, our school improvement service"): "the kept 'that accountability system' refers to the accountability named in the hidden sentence",
+    ("meeting-covid_6", "Mr.Chair, I would like to recognize the r"): "the kept 'To do so' refers to the hidden plan",
+    ("meeting-education_24", "The latest guidance on the grant now say"): "the kept 'that is an important part' refers to the hidden catch-up clubs",
+})
+WS_REJECT.update({
+    ("meeting-education_8", "And finally, therefore, looking at overse"): "the kept 'this created problems' refers to the hidden sentence",
+})
+WS_REJECT.update({
+    ("meeting-education_21", "I understand that, but I've got people"): "the kept 'We're three years on' depends on the hidden '2015' and would be read as about broadband",
+    ("meeting-IS1003d", "It's just your turning from the base."): "the first kept sentence is a fragment and the kept 'it' has no clear antecedent",
+})
+WS_REJECT.update({
+    ("meeting-TS3006c", "Let's say this is the side view."): "the kept 'If you know what I mean' is no sentence of its own",
+})
+
+EXC_REJECT = {
+    ("meeting-education_17", "I know what this is about'"): "the excerpt would keep a stray closing quote mark",
+    ("meeting-education_9", "We had our pioneer school model"): "the rest ('we have slightly refined that now') qualifies the kept words",
+    ("meeting-education_0", "There are weekly meetings between officials"): "'and the heads' coordinates a noun: the cut changes who meets",
+    ("meeting-covid_7", "I want to remind the honourable members"): "'and the heckling' coordinates a noun: the kept words are an unfinished clause",
+    ("meeting-Bro027", "Which is a million filter it"): "the kept words are garbled",
+}
+
 
 def _rows(family, rows, language=""):
     out = []
@@ -669,4 +738,8 @@ def specs(docs):
     out += _rows("genuine_fillers", GENUINE_FILLERS)
     out += _rows("genuine_false_start", GENUINE_FALSE_START)
     out += _rows("genuine_aside", GENUINE_ASIDE)
+    out += _rows("genuine_whole_sentences", mine.whole_sentences(docs, n=20, reject=set(WS_REJECT),
+                                                                 opener_stop=OPENER_STOP))
+    out += _rows("genuine_isation", mine.isation(docs, n=18, reject=set()))
+    out += _rows("genuine_verbatim_excerpt", mine.verbatim_excerpts(docs, n=20, reject=set(EXC_REJECT)))
     return out
