@@ -96,8 +96,22 @@ def describe_edit(spec, quote, undo):
 
 def build(specs, docs, all_docs):
     """Cases from specs; every passage unique in its document and absent from every other document."""
-    cases, taken, counters = [], {}, {}
+    cases, taken, counters, problems = [], {}, {}, []
     for spec in specs:
+        try:
+            case = _case(spec, docs, all_docs, taken, counters)
+        except SystemExit as exc:
+            problems.append(str(exc))
+            continue
+        cases.append(case)
+    if problems:
+        raise SystemExit("\n".join(problems))
+    return cases
+
+
+def _case(spec, docs, all_docs, taken, counters):
+    """One case from one spec, checked against the documents and the passages already taken."""
+    if True:
         short = MEANING.get(spec.family) or GENUINE.get(spec.family)
         if short is None:
             raise SystemExit(f"unknown family {spec.family}")
@@ -129,8 +143,7 @@ def build(specs, docs, all_docs):
                 "source_start": start, "source_end": end, "undo": undo}
         if spec.language:
             case["language"] = spec.language
-        cases.append(case)
-    return cases
+        return case
 
 
 def write(folder, cases):

@@ -6,6 +6,7 @@ first N, at most one per document. Each candidate comes back as a template for m
 """
 import random
 import re
+import zlib
 
 from make_cases import SEED
 
@@ -47,6 +48,21 @@ def sentences(text, start, end):
     return out
 
 
+def taken(specs, docs):
+    """(document, start, end) of the passages the specs so far use, so that a miner keeps clear of them."""
+    from make_cases import split_template
+    spans = []
+    for spec in specs:
+        passage = split_template(spec)[0]
+        start = docs[spec.doc].find(passage)
+        spans.append((spec.doc, start, start + len(passage)))
+    return spans
+
+
+def clear_of(avoid, doc, start, end):
+    return not any(d == doc and start < e and s < end for d, s, e in avoid)
+
+
 def clean(s):
     return "--" not in s and "(" not in s and not FILLER_TOKENS.search(s) and "|" not in s and "⟦" not in s
 
@@ -55,18 +71,24 @@ def nwords(s):
     return len(s.split())
 
 
-def pick(family, cands, n, reject, per_doc=1):
+def pick(family, cands, n, reject, per_doc=1, stable=False):
     """Seeded order, rejected candidates dropped, at most per_doc per document, first n kept.
 
     A rejection is (document, prefix): it drops the candidates of that document whose key starts with prefix.
     """
-    rng = random.Random(f"{SEED}:{family}")
-    cands = sorted(cands)
-    rng.shuffle(cands)
-    seen, out = {}, []
-    for doc, key, template, why in cands:
+    if stable:  # each candidate's place depends on itself only, so a rejection moves no other candidate
+        cands = sorted(cands, key=lambda c: zlib.crc32(f"{SEED}:{family}:{c[0]}:{c[1]}".encode("utf-8")))
+    else:
+        rng = random.Random(f"{SEED}:{family}")
+        cands = sorted(cands)
+        rng.shuffle(cands)
+    seen, out, spans = {}, [], []
+    for doc, key, template, why, start, end in cands:
         if any(doc == d and key.startswith(prefix) for d, prefix in reject) or seen.get(doc, 0) >= per_doc:
             continue
+        if not clear_of(spans, doc, start, end):
+            continue
+        spans.append((doc, start, end))
         seen[doc] = seen.get(doc, 0) + 1
         out.append((doc, template, why))
         if len(out) == n:
@@ -74,7 +96,8 @@ def pick(family, cands, n, reject, per_doc=1):
     return out
 
 
-def whole_sentences(docs, *, n, reject, opener_stop, min_words=6, max_words=30, per_doc=1):
+def whole_sentences(docs, *, n, reject, opener_stop, min_words=6, max_words=30, per_doc=1,
+                    name="whole_sentences", avoid=(), stable=False):
     """Sentence A, one or two whole sentences hidden by an ellipsis, sentence B, all in one paragraph of a turn.
 
     B may not open with a word in opener_stop (pointing back, or a connective that would tie it to A).
@@ -90,11 +113,14 @@ def whole_sentences(docs, *, n, reject, opener_stop, min_words=6, max_words=30, 
                     (a0, a1), (b0, b1) = sents[i], sents[i + k + 1]
                     hid0, hid1 = sents[i + 1][0], sents[i + k][1]
                     sa, sb, hidden = text[a0:a1], text[b0:b1], text[hid0:hid1]
-                    if "\n" in text[a0:b1] or text[a1:hid0] != " " or text[hid1:b0] != " ":
+                    if "\n" in text[a0:b1] or text[a1:hid0] != " " or text[hid1:b0] != " " or \
+                            not clear_of(avoid, doc, a0, b1):
                         continue
                     if not (min_words <= nwords(sa) <= max_words and min_words <= nwords(sb) <= max_words):
                         continue
                     if nwords(hidden) > 45 or not all(clean(x) for x in (sa, sb, hidden)):
+                        continue
+                    if stable and ")" in text[a0:b1]:
                         continue
                     if sa[-1] not in ".!" or sb[-1] not in ".!?":
                         continue
@@ -104,8 +130,8 @@ def whole_sentences(docs, *, n, reject, opener_stop, min_words=6, max_words=30, 
                     template = f"{sa} ⟦{hidden}|…⟧ {sb}"
                     why = (f"the ellipsis hides {k} whole sentence{'s' if k > 1 else ''} of the same turn; "
                            f"the kept sentence opens with {sb.split()[0]!r}, which does not point back")
-                    cands.append((doc, sa, template, why))
-    return pick("whole_sentences", cands, n, reject, per_doc)
+                    cands.append((doc, sa, template, why, a0, b1))
+    return pick(name, cands, n, reject, per_doc, stable)
 
 
 ISE_STEMS = ("organ recogn real normal categor minim emphas summar priorit maxim optim custom criminal polar "
@@ -115,7 +141,7 @@ ISE_STEMS = ("organ recogn real normal categor minim emphas summar priorit maxim
 ISE = re.compile(r"\b((?:re|de|un)?(?:" + "|".join(ISE_STEMS) + r")i)([sz])(e|es|ed|ing|er|ers|ation|ations)\b")
 
 
-def isation(docs, *, n, reject):
+def isation(docs, *, n, reject, avoid=()):
     """One -ise/-ize (-isation/-ization) word respelled the other way, in a clean sentence of 8-30 words."""
     cands = []
     for doc, text in docs.items():
@@ -123,7 +149,7 @@ def isation(docs, *, n, reject):
             for s0, s1 in sentences(text, a, b):
                 s = text[s0:s1]
                 hits = list(ISE.finditer(s))
-                if len(hits) != 1 or not 8 <= nwords(s) <= 30 or not clean(s):
+                if len(hits) != 1 or not 8 <= nwords(s) <= 30 or not clean(s) or not clear_of(avoid, doc, s0, s1):
                     continue
                 m = hits[0]
                 word = m.group(0)
@@ -132,7 +158,7 @@ def isation(docs, *, n, reject):
                 other = m.group(1) + ("z" if m.group(2) == "s" else "s") + m.group(3)
                 template = f"{s[:m.start()]}⟦{word}|{other}⟧{s[m.end():]}"
                 why = f"'{word}' spelled '{other}': the same word in the other spelling convention"
-                cands.append((doc, s, template, why))
+                cands.append((doc, s, template, why, s0, s1))
     return pick("isation", cands, n, reject)
 
 
@@ -143,14 +169,14 @@ TURNING = set("but however although though unless if except not n't never no not
 CONJUNCT = re.compile(r",? and (?=(?:we|they|I|he|she|it|you|the|there|that|this|our|their)\b)")
 
 
-def verbatim_excerpts(docs, *, n, reject):
+def verbatim_excerpts(docs, *, n, reject, avoid=()):
     """The first conjunct of 'X and Y' (6-15 words) when Y only adds more of the same: no turn word in Y."""
     cands = []
     for doc, text in docs.items():
         for _label, a, b in turns(text):
             for s0, s1 in sentences(text, a, b):
                 s = text[s0:s1]
-                if not clean(s) or not 12 <= nwords(s) <= 45:
+                if not clean(s) or not 12 <= nwords(s) <= 45 or not clear_of(avoid, doc, s0, s1):
                     continue
                 m = CONJUNCT.search(s)
                 if not m:
@@ -165,5 +191,5 @@ def verbatim_excerpts(docs, *, n, reject):
                 template = f"{head}⟦{rest}|⟧"
                 why = (f"the excerpt stops where the sentence goes on with {rest.strip(' ,')!r}, which adds more of "
                        f"the same and neither qualifies nor turns the kept clause")
-                cands.append((doc, s, template, why))
+                cands.append((doc, s, template, why, s0, s1))
     return pick("verbatim_excerpts", cands, n, reject)

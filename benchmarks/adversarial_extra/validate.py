@@ -30,10 +30,10 @@ GENUINE = {"genuine_fillers", "genuine_false_start", "genuine_aside", "genuine_w
 ELLIPSIS = re.compile(r"^ ?(?:\.\.\.|…|\[…\]|\[\.\.\.\]|\(…\)|\(\.\.\.\)) ?$")
 FILLERS = {"en": ["um", "uh", "er", "erm", "you know", "i mean", "like", "sort of"],
            "de": ["äh", "ähm", "also", "ja", "na ja", "sozusagen", "gewissermaßen", "eben", "halt", "mal"],
-           "es": ["eh", "este", "pues", "bueno", "o sea", "vamos", "digamos", "mire", "fíjese"],
+           "es": ["eh", "este", "pues", "pues bien", "bueno", "o sea", "vamos", "digamos", "mire", "fíjese"],
            "fr": ["euh", "ben", "bon", "enfin", "disons", "voilà", "quoi", "eh bien", "en fait"],
            "nl": ["eh", "uh", "nou", "hè", "zeg maar", "eigenlijk", "even", "gewoon", "toch", "dus"],
-           "pt": ["é", "né", "ahn", "hã", "tipo", "assim", "então", "olha", "quer dizer", "digamos", "bom"]}
+           "pt": ["é", "né", "ahn", "hã", "tipo", "assim", "então", "e aí", "olha", "quer dizer", "digamos", "bom"]}
 POINTING_BACK = {"this", "that", "it", "these", "those", "he", "she", "they", "dies", "das", "es", "esto", "eso",
                  "ello", "cela", "ça", "ce", "dit", "dat", "het", "isso", "isto", "ele", "ela"}
 NEGATIONS = {"not", "no", "never", "n't", "nicht", "kein", "keine", "nie", "no", "nunca", "ne", "pas", "jamais",
