@@ -74,7 +74,8 @@ def nwords(s):
 def pick(family, cands, n, reject, per_doc=1, stable=False):
     """Seeded order, rejected candidates dropped, at most per_doc per document, first n kept.
 
-    A rejection is (document, prefix): it drops the candidates of that document whose key starts with prefix.
+    A rejection is (document, prefix): it drops the candidates of that document ("*": of any) whose key starts
+    with prefix.
     """
     if stable:  # each candidate's place depends on itself only, so a rejection moves no other candidate
         cands = sorted(cands, key=lambda c: zlib.crc32(f"{SEED}:{family}:{c[0]}:{c[1]}".encode("utf-8")))
@@ -84,7 +85,7 @@ def pick(family, cands, n, reject, per_doc=1, stable=False):
         rng.shuffle(cands)
     seen, out, spans = {}, [], []
     for doc, key, template, why, start, end in cands:
-        if any(doc == d and key.startswith(prefix) for d, prefix in reject) or seen.get(doc, 0) >= per_doc:
+        if any(d in (doc, "*") and key.startswith(prefix) for d, prefix in reject) or seen.get(doc, 0) >= per_doc:
             continue
         if not clear_of(spans, doc, start, end):
             continue

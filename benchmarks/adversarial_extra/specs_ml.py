@@ -238,7 +238,45 @@ OPENER_STOP = {
     "pt": set("isso isto esse essa este esta ele ela eles elas e mas então assim também sim não porque aí aqui lá "
               "além".split()),
 }
-WS_REJECT = {}
+WS_REJECT = {
+    ("*", "Vielmehr sollte man"): "the kept 'wäre das' may point to the hidden sentence",
+    ("*", "Ich habe gebeten"): "the kept 'dieses Projekt' refers to the model named in the hidden sentences",
+    ("*", "Es ist ein wirklich"): "the kept 'Das wird ... nicht erledigt' points to the hidden sentences",
+    ("*", "Entweder haben wir"): "the kept 'den Herrn Bürgermeister' is introduced in the hidden sentences",
+    ("*", "En primer lugar, en relación"): "the kept sentence opens with 'Desde esta perspectiva', pointing back",
+    ("*", "Es un acuerdo que"): "the kept sentence opens with 'De hecho', tying it to the hidden sentences",
+    ("*", "Debemos ser capaces"): "the kept 'El otro gran objetivo' needs the first one, which is hidden",
+    ("*", "Je ne suis d'ailleurs"): "the kept 'donc' ties the sentence to the hidden reasoning",
+    ("*", "Déjà, de nombreuses"): "the kept sentence opens with 'Or', tying it to the hidden sentences",
+    ("*", "Cette loi est un moment"): "the kept 'donc' ties the sentence to the hidden reasoning",
+    ("*", "Cette clause de conscience"): "the kept 'l'ont entendu' and 'il' refer to a speaker named in the hidden sentences",
+    ("*", "C'est que nous sommes"): "the kept 'Parce que' answers a hidden question",
+    ("*", "#8230;"): "the first kept sentence is a broken fragment",
+    ("*", "Ik ben natuurlijk diep"): "joined to the Minister's undertaking, the kept grief would seem to be about it",
+    ("*", "Daar hebben we inderdaad"): "both kept sentences hang on 'daar', pointing outside",
+    ("*", "Want het blijkt dat"): "the kept sentences are fragments of an argument",
+    ("*", "Tem peças, tem peças"): "the first kept sentence is a broken fragment",
+    ("*", "Auf der einen Seite"): "the first kept sentence announces an 'other side' that the ellipsis hides",
+    ("*", "Eine echte Autonomie"): "the kept 'diesen Minimalkonsens' points to the hidden sentences",
+    ("*", "Ausgehend davon"): "the kept 'wäre das' may point to the hidden sentences",
+    ("*", "Esperamos que a partir"): "the kept 'ese acuerdo' refers to the agreement named in the hidden sentences",
+    ("*", "El plazo parece prudente"): "the kept 'Para ello' points back to the hidden sentences",
+    ("*", "Desde luego el BNG"): "the kept 'Ourense, con 807 euros' answers the hidden question",
+    ("*", "Sin que Grecia sea capaz"): "the kept sentence 'Debemos ser capaces de poner en valor' is incomplete without the hidden context",
+    ("*", "De plus, à l'instar"): "the kept sentence opens with 'Or cette visibilité', pointing back",
+    ("*", "À cause, madame Touraine"): "the first kept sentence is a fragment",
+    ("*", "La personne qui a le mieux"): "the kept 'C'est que' explains something in the hidden sentences",
+    ("*", "Cela suppose d'abord"): "the kept 'aussi' ties the sentence to the hidden sentences",
+    ("*", "We moeten doordenken"): "the kept 'Om die reden' points to the hidden reasoning",
+    ("*", "Em função disso"): "the second kept sentence is a fragment",
+    ("*", "Eine echte Erklärung"): "the kept sentence opens with 'Daran', pointing back",
+    ("*", "Die Analyse, die Sie uns"): "the kept 'Diesen Handlungsbedarf' is named in the hidden sentence",
+    ("*", "Por tanto, señor ministro"): "the second kept sentence is incomplete without the hidden context",
+    ("*", "Desde esta perspectiva este"): "the kept 'Para ello' points back to the hidden sentences",
+    ("*", "Tous ceux qui l'ont"): "the kept 'Parce que' answers a hidden question",
+    ("*", "Sesenta y cinco años"): "the kept 'No.' answers a hidden rhetorical question",
+    ("*", "Esto tiene una doble lectura"): "the second kept sentence is a fragment",
+}
 
 
 def _rows(family, rows):
@@ -259,6 +297,6 @@ def specs(docs):
         part = {d: t for d, t in docs.items() if d.startswith(lang)}
         out += _rows("genuine_whole_sentences",
                      mine.whole_sentences(part, n=8, reject=set(WS_REJECT), opener_stop=OPENER_STOP[lang],
-                                          per_doc=3, name=f"whole_sentences_{lang}", avoid=mine.taken(out, docs),
+                                          per_doc=5, max_words=40, name=f"whole_sentences_{lang}", avoid=mine.taken(out, docs),
                                           stable=True))
     return out
