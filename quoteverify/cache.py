@@ -44,7 +44,7 @@ from .tempfiles import clean_stale, temp_name
 from .wording import plural
 
 # Bump when normalization or tokenization changes what a prepared document holds.
-PREPARE_VERSION = "5"  # 4: apostrophes U+02BC and ` normalized; 5: checksummed entries
+PREPARE_VERSION = "6"  # 4: apostrophes U+02BC and ` normalized; 5: checksummed entries; 6: filler phrases weak
 CHECKSUM_FILE = "checksum.json"
 # Seconds a run waits for another run writing embeddings to the same cache.
 SQLITE_TIMEOUT = 60.0

@@ -89,6 +89,9 @@ class VerdictConfig:
     word_min_zipf: float = field(metadata=between(0.0, 8.0))
     bracket_context_words: int = field(metadata=between(0, _MANY))
     function_word_zipf: float = field(metadata=between(0.0, 8.0))
+    excerpt_min_words: int = field(metadata=between(1, _MANY))
+    turning_reach_words: int = field(metadata=between(0, _MANY))
+    false_start_words: int = field(metadata=between(1, _MANY))
 
 
 @dataclass(frozen=True)
@@ -101,6 +104,9 @@ class ConfidenceConfig:
     spliced: float = field(metadata=unit())
     reordered: float = field(metadata=unit())
     elided_review: float = field(metadata=unit())
+    excerpt_review: float = field(metadata=unit())
+    uncertain_review: float = field(metadata=unit())
+    slight_omission_review: float = field(metadata=unit())
     edited_review: float = field(metadata=unit())
     edited_base: float = field(metadata=unit())
     edited_span: float = field(metadata=unit())

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .cache import PREPARE_VERSION, Cache, digest
-from .normalize import NormalizedText, normalize
+from .lexicon import lexicon_for
+from .normalize import NormalizedText, fold_confusables, normalize
 from .tokenize import FILLERS, WORD, QuotePart, WordTokens, quote_parts, word_tokens
 from .turns import Turn, Turns
 from .types import Document
@@ -38,6 +39,11 @@ class Source:
     def span(self, start: int, end: int) -> tuple[int, int]:
         """Original-text span of word tokens [start, end)."""
         return self.norm.to_original(int(self.tokens.starts[start]), int(self.tokens.ends[end - 1]))
+
+    def word_at(self, offset: int) -> int:
+        """The index of the first word token at or after an original-text offset."""
+        norm = int(np.searchsorted(self.norm.offsets, np.asarray(offset, dtype=self.norm.offsets.dtype)))
+        return int(np.searchsorted(self.tokens.starts, norm))
 
     def line_of(self, offset: int) -> int:
         """1-based line number of an original-text offset (CRLF, CR and LF all end lines)."""
@@ -247,8 +253,15 @@ class PreparedQuote:
 
 def _text_key(document: Document) -> str:
     """What preparing a document depends on: its text as extracted (not the file's bytes,
-    which a .vtt and a .txt copy share while their texts differ)."""
-    return hashlib.sha256(document.text.encode("utf-8", "surrogatepass")).hexdigest()
+    which a .vtt and a .txt copy share while their texts differ), and its language's filler phrases."""
+    text = hashlib.sha256(document.text.encode("utf-8", "surrogatepass")).hexdigest()
+    fillers = sorted(" ".join(p) for p in _filler_phrases(document.language))
+    return hashlib.sha256("\x1f".join([text, document.language, *fillers]).encode("utf-8")).hexdigest()
+
+
+def _filler_phrases(language: str) -> frozenset[tuple[str, ...]]:
+    lexicon = lexicon_for(language)
+    return lexicon.phrases["filler"] if lexicon is not None else frozenset()
 
 
 def prepare_document(document: Document, cache: Cache) -> tuple[NormalizedText, WordTokens]:
@@ -263,7 +276,7 @@ def _prepare(document: Document, cache: Cache, key: str) -> tuple[NormalizedText
         norm = NormalizedText(document.text, stored["text"], stored["offsets"])
         return norm, WordTokens(stored["words"], stored["starts"], stored["ends"], stored["weak"])
     norm = normalize(document.text)
-    tokens = word_tokens(norm.text)
+    tokens = word_tokens(norm.text, _filler_phrases(document.language))
     cache.save_source(key, text=norm.text, offsets=norm.offsets, starts=tokens.starts,
                       ends=tokens.ends, weak=tokens.weak, words=tokens.words)
     return norm, tokens
@@ -275,7 +288,7 @@ _COMPLETION = re.compile(r"\[(\w{1,2})\](?=\w)|(?<=\w)\[(\w{1,2})\]")
 def prepare_quote(text: str, corpus: Corpus) -> PreparedQuote:
     completions = tuple(m.group() for m in _COMPLETION.finditer(text))
     literal = _COMPLETION.sub(lambda m: m.group(1) or m.group(2), text)
-    norm = normalize(literal)
+    norm = fold_confusables(normalize(literal))
     parts = tuple(quote_parts(norm.text))
     words: list[str] = []
     frags: list[int] = []

@@ -20,6 +20,7 @@ punctuation) with its source span; every difference gets a kind:
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from difflib import SequenceMatcher
 from typing import NamedTuple
 
@@ -29,9 +30,31 @@ from rapidfuzz import fuzz
 from .corpus import Corpus, PreparedQuote, Source
 from .lexicon import lexicon_for, straight
 from .numbers import phrases as number_phrases
-from .numbers import words_for
-from .rules import Contract, benign_join, bracket, contraction_readings, slip, spelling_variant
-from .tokenize import FILLERS, TOKEN, WORD
+from .omissions import (
+    aside,
+    corrects,
+    edge_shown,
+    gap_text,
+    hidden,
+    left_out,
+    names_in,
+    points_back,
+    set_off,
+    turning,
+)
+from .rules import (
+    BracketSite,
+    Contract,
+    benign_join,
+    bracket,
+    case_changes_word,
+    contraction_readings,
+    mixed_script,
+    near_word,
+    slip,
+    spelling_variant,
+)
+from .tokenize import FILLERS, TIMECODE, TOKEN, WORD
 from .turns import speaker_key
 from .types import BENIGN, EDITS, Alignment, Comparison, Difference, Elision, Segment
 
@@ -53,6 +76,14 @@ _TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|Rev|Sr|Jr|St|Gen|Col|Capt|Lt|Sgt
 # A sentence ends at . ! or ? (and the quotes or brackets closing it) before a space or the end.
 _SENTENCE_STOP = re.compile(r"[.!?]+[\"')\]]*(?=\s|$)")
 _STOP_BEFORE = re.compile(r"[.!?]+[\"')\]]*$")
+# Where a text without speaker labels starts a new paragraph: a blank line, or a line that is indented.
+_STOP_INSIDE = re.compile(r"[.!?]")
+_ALPHA_WORD = re.compile(r"[^\W\d_]+")
+_STOP_AHEAD = re.compile(r"\s*[.!?]+[\"')\]]*")
+# Marks that part a word from the next: a determiner is not followed by one ("this, computer").
+_PARTS = re.compile(r"[^\w\s']")
+_BLANK_LINE = re.compile(r"(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)")
+_PARAGRAPH_BREAK = re.compile(r"(?:\r\n|\r|\n)[ \t]*(?:\r\n|\r|\n)|(?:\r\n|\r|\n)[ \t]+\S")
 
 
 class Tok(NamedTuple):
@@ -91,6 +122,23 @@ def _signs_a_number(toks: list[Tok], text: str) -> bool:
             if before.isdigit() or after.isdigit():
                 return True
     return False
+
+
+def _markup_between(src: Source, a: int, b: int) -> bool:
+    """Whether original text [a, b) holds only timecodes, or labels that open turns in which the speaker
+    before them goes on: "[00:05:10]", "01:02:03:04", or "P1:" again in P1's words."""
+    text = src.document.text
+    if not TIMECODE.sub("", text[a:b]).strip(" \t\r\n-"):
+        return True
+    return src.turns.continued_label(text, a, b)
+
+
+def _asks(toks: list[Tok]) -> bool:
+    return any(t.text == "?" for t in toks)
+
+
+def _ends(toks: list[Tok]) -> bool:
+    return any(t.text in ".?!" for t in toks)
 
 
 def _line_end_after(text: str, at: int) -> bool:
@@ -174,6 +222,7 @@ class _Differ:
         self.contract = contract
         self.differences: list[Difference] = []
         self.bracket_reasons: list[str] = []
+        self.bracket_replaces = False
         self.spacing = False
 
     def q_orig(self, lo: int, hi: int) -> str:
@@ -232,8 +281,8 @@ class _Differ:
         ragged end may take in the end of the sentence before ("it. I'm" for "I am")."""
         for at_start in (True, False):
             kind = self._edge_kind(q, src, s_lo, s_hi, at_start)
-            if kind is None or kind in BENIGN | EDITS:
-                continue
+            if kind is None or kind in BENIGN | EDITS | {"speech_act"}:
+                continue  # a question mark is not moved out of the span to make a statement of it
             for lo, hi in self._alternatives(src, s_lo, s_hi, at_start):
                 kind = self._edge_kind(q, src, lo, hi, at_start)
                 if kind is None or kind in BENIGN | EDITS:
@@ -282,8 +331,8 @@ class _Differ:
         words = [t for t in s if t.kind == "word"]
         if not words:
             return False
-        a, b = src.norm.to_original(words[0].lo, words[-1].hi)
-        return src.turns.continued_label(src.document.text, a, b)
+        a, b = src.norm.to_original(s[0].lo, s[-1].hi)
+        return _markup_between(src, a, b)
 
     def _numbers(self, toks: list[Tok]) -> list[Tok]:
         """Each number written in several tokens or in words made one token whose text is its value."""
@@ -331,7 +380,40 @@ class _Differ:
         if q:
             quote_text, source_text = self._q_text(q), self._s_text(src, s)
             spelt = any(is_number(t.text) for t in q) and quote_text.casefold() != source_text.casefold()
-            self.add("number_format" if spelt else "normalization", quote_text, source_text)
+            kind = "number_format" if spelt else "normalization"
+            if any(mixed_script(self.q_orig(t.lo, t.hi)) for t in q if t.kind == "word"):
+                kind = "homoglyph"  # letters of another script that look the same: found, never benign
+            elif any(self._case_changes(src, tq, ts) for tq, ts in zip(q, s) if tq.kind == "word"):
+                kind = "case"
+            self.add(kind, quote_text, source_text)
+
+    def _case_changes(self, src: Source, tq: Tok, ts: Tok) -> bool:
+        """A word written in another case that makes it another word (rules.case_changes_word), where
+        nothing shows the change to be style: not a sentence's first word, not "I", and neither the quote
+        nor the source passage written in one case throughout."""
+        quote_word, source_word = self.q_orig(tq.lo, tq.hi), self.s_orig(src, ts.lo, ts.hi)
+        if not case_changes_word(quote_word, source_word) or tq.text == "i":
+            return False
+        capitals = len(quote_word) > 1 and quote_word.isupper() and not self.pq.text.isupper()
+        if self._one_case(self.pq.text) and not capitals:
+            return False  # a quote in small letters throughout; a word in capitals in it is emphasis or a name
+        a, b = src.norm.to_original(ts.lo, ts.hi)
+        passage = src.document.text[max(0, a - 200):b + 200]
+        if self._one_case(passage):
+            return False
+        q_at = self.pq.norm.to_original(tq.lo, tq.hi)[0]
+        return not (_BOUNDARY_BEFORE.search(self.pq.text[:q_at])
+                    or _BOUNDARY_BEFORE.search(src.document.text[max(0, a - 40):a]))
+
+    @staticmethod
+    def _one_case(text: str) -> bool:
+        """Written in one case throughout: all capitals, or all small letters but for a sentence's first
+        word, words in capitals (emphasis, acronyms: those are judged word by word) and "I"."""
+        if all(ch.isupper() for ch in text if ch.isalpha() and ch not in "Ii"):
+            return True
+        words = [m.group() for m in _ALPHA_WORD.finditer(text)
+                 if not _BOUNDARY_BEFORE.search(text[max(0, m.start() - 40):m.start()])]  # not a sentence's first
+        return all(w.islower() for w in words if not (len(w) > 1 and w.isupper()) and w != "I")
 
     def label(self, q: list[Tok], s: list[Tok], src: Source, around: tuple[str, ...] = (), at: int = 0) -> str:
         """The kind of one difference; ``around`` holds the source words either side of it, ``at`` the
@@ -344,29 +426,33 @@ class _Differ:
         if not qw and not sw:
             if _signs_a_number(q, self.pq.norm.text) or _signs_a_number(s, src.norm.text):
                 return "number"  # "-5" for "5", "€5" for "$5", "5%" for "5"
+            if _asks(q) != _asks(s) and _ends(q) and _ends(s):
+                return "speech_act"  # "It was easy." for "It was easy?"
             dash_dropped = any(t.text == "-" for t in s) and not q
             return "disfluency" if dash_dropped else "punctuation"
         if not qw and self._markup(s, src):
             return "markup"  # a timecode or the same speaker's label again, inside the quoted words
+        if not qw and self._left_out_empty(s, src, sw, around):
+            return "disfluency"  # a repeat or false start, "no -- no", even of a number or a negation
         if sorted(w for w in qw if is_number(w)) != sorted(w for w in sw if is_number(w)):
             return "number"
         if sum(map(contract.is_negation, qw)) != sum(map(contract.is_negation, sw)):
             return "negation"
-        if "".join(qw) == "".join(sw):
+        if "".join(qw).replace("'", "") == "".join(sw).replace("'", "") and len(qw) != len(sw):
             if contract.lexicon is not None and contract.lexicon.same_spelling(" ".join(qw), " ".join(sw)):
                 return "spelling"  # "all right" for "alright"
             # An apostrophe between the pieces ("it [sic]'s"), or a hyphen at a line end ("equi-/pment").
             split, text = (q, self.pq.norm.text) if len(qw) > len(sw) else (s, src.norm.text)
             marked = any(t.text == "'" or (t.text == "-" and _line_end_after(text, t.hi))
                          for t in split if t.kind == "punct")
-            return "normalization" if benign_join(contract, qw, sw, hyphenated=marked) else "word"
+            if benign_join(contract, qw, sw, hyphenated=marked):
+                return "normalization"
+            return "hyphenation" if any(t.text == "-" for t in split) else "word"
         if self._names(q, self.pq.norm, self.pq.text) ^ self._names(s, src.norm, src.document.text):
             return "name"  # any change to a name is another person or place, one letter or more
         readings = contraction_readings(contract.lexicon, qw) & contraction_readings(contract.lexicon, sw)
         if readings:
             return "contraction"
-        if not qw and all(t.weak or _repeated(t.text, sw, around, contract) for t in s if t.kind == "word"):
-            return "disfluency"
         if not sw and all(t.weak for t in q if t.kind == "word"):
             return "disfluency"
         if spelling_variant(contract, qw, sw):
@@ -375,7 +461,16 @@ class _Differ:
             s, src.norm, src.document.text)
         if len(qw) == 1 and len(sw) == 1 and not capitalised and slip(contract, qw[0], sw[0]):
             return "typo"
+        if len(qw) == 1 and len(sw) == 1 and not capitalised and near_word(contract, qw[0], sw[0]):
+            return "near_word"
         return "word"
+
+    def _left_out_empty(self, s: list[Tok], src: Source, sw: list[str], around: tuple[str, ...]) -> bool:
+        """Whether source words the quote leaves out are disfluencies (omissions.disfluent) or repeats."""
+        words = [t for t in s if t.kind == "word"]
+        first = int(np.searchsorted(src.tokens.starts, words[0].lo))
+        mask = left_out(src, self.contract, first, first + len(words))
+        return all(m or _repeated(t.text, sw, around, self.contract) for t, m in zip(words, mask))
 
     @staticmethod
     def _capitalised(toks: list[Tok], norm, original: str) -> bool:
@@ -399,20 +494,30 @@ class _Differ:
         replaced = list(sw)
         for w in qw:  # the quote's own words beside the bracket are not replaced by it
             replaced.remove(w)
-        reach = self.contract.bracket_context_words
-        # What the text before names, and who is speaking: "I [Maria Lopez]" names the turn's speaker.
-        context = set(src.tokens.words[max(0, at - reach):at])
-        if at < len(src.tokens):
-            turn = src.turn_at(src.span(at, at + 1)[0])
-            if turn is not None:
-                context.update(straight(w) for w in WORD.findall(turn.speaker.casefold()))
         mark = next(t for t in q if t.kind == "editorial")
         before = list(WORD.finditer(self.pq.norm.text, 0, mark.lo))
-        test = bracket(self.contract, inserted, replaced, frozenset(context),
-                       after=before[-1].group() if before else "")
+        site = self._site(src, at, len(sw), before[-1].group() if before else "")
+        test = bracket(self.contract, inserted, replaced, site)
         if test.reason:
             self.bracket_reasons.append(test.reason)
+            self.bracket_replaces |= bool(replaced)
         return test.kind
+
+    def _site(self, src: Source, at: int, replaced: int, after: str) -> BracketSite:
+        """What a reader has heard where a bracket stands for source words [at, at + replaced)."""
+        spoken = _spoken_before(src, at, self.contract.bracket_context_words)
+        turn = src.turn_at(src.span(at, at + 1)[0]) if at < len(src.tokens) else None
+        speaker = frozenset(straight(w) for w in WORD.findall(turn.speaker.casefold())) if turn else frozenset()
+        body = src.word_at(turn.body) if turn is not None else 0
+        named = tuple(n for n in names_in(src, body, at) if straight(n.casefold()) not in speaker)
+        following = at + replaced
+        while following < len(src.tokens) and src.tokens.weak[following]:
+            following += 1
+        next_word = ""
+        if following < len(src.tokens) and not _PARTS.search(src.norm.text, int(src.tokens.ends[following - 1]),
+                                                              int(src.tokens.starts[following])):
+            next_word = src.tokens.words[following]
+        return BracketSite(frozenset(src.tokens.words[k] for k in spoken), speaker, after, named, next_word)
 
     @staticmethod
     def _names(toks: list[Tok], norm, original: str) -> frozenset[str]:
@@ -426,6 +531,25 @@ class _Differ:
                 continue
             names.add(t.text)
         return frozenset(names)
+
+
+def _spoken_before(src: Source, at: int, reach: int) -> list[int]:
+    """The words spoken just before source word ``at``: back to the start of the sentence before, at most
+    ``reach`` words; no speaker labels, fillers or stage directions."""
+    spoken: list[int] = []
+    stops = 0
+    for k in range(at - 1, -1, -1):
+        if len(spoken) >= reach:
+            break
+        first, last = src.span(k, k + 1)
+        if _STOP_INSIDE.search(gap_text(src, k + 1)) and not _TITLE.search(src.document.text[first:last + 2]):
+            stops += 1
+            if stops == 2:
+                break
+        turn = src.turn_at(first)
+        if (turn is None or not turn.start <= first < turn.body) and not src.tokens.weak[k]:
+            spoken.append(k)
+    return spoken
 
 
 def _uncovered(pq: PreparedQuote, segments: list[Segment]) -> list[tuple[int, int]]:
@@ -446,43 +570,58 @@ def _uncovered(pq: PreparedQuote, segments: list[Segment]) -> list[tuple[int, in
 
 
 def _elision(src: Source, contract: Contract, prev: Segment, seg: Segment, p_end: int, start: int) -> Elision:
-    """What one ellipsis stands for: the source between two pieces, its sentences, speakers and hidden words."""
+    """What one ellipsis stands for: the source between two pieces, and whether a test shows it empty
+    (omissions): whole sentences of one turn, disfluencies, or an aside."""
     text = src.document.text
     gap = text[p_end:start]
-    words = src.tokens.words[prev.d_end:seg.d_start]
+    lo, hi = prev.d_end, seg.d_start
     ends = list(_SENTENCE_STOP.finditer(gap))
     lead = len(gap) - len(gap.lstrip())
     opens_with_stop = bool(ends) and ends[0].start() == lead
     after_stop = opens_with_stop or bool(_STOP_BEFORE.search(text[max(0, p_end - 4):p_end]))
     whole = bool(ends) and after_stop and not gap[ends[-1].end():].strip()
-    sentences = len(ends) - opens_with_stop if whole else 0
-    crossed = src.turns.crossed(p_end, start) > 0
-    speakers: tuple[str, ...] = ()
-    if crossed:
+    between = src.turns.speakers([(max(0, p_end - 1), start)]) if src.turns.crossed(p_end, start) else ()
+    if len({speaker_key(x) for x in between}) > 1:
         # The turns the ellipsis runs over, one speaker once: any other speaker than the quoted one joins in.
-        between = src.turns.speakers([(max(0, p_end - 1), start)])
-        if len({speaker_key(x) for x in between}) > 1:
-            speakers = between
-    hidden: list[tuple[str, str]] = []
-    if not sentences or crossed:
-        # Only the sentences the kept words belong to can be qualified by what is left out of them;
-        # whole sentences in between say their own things.
-        hidden = _hidden(contract, [gap] if not ends or crossed else [gap[:ends[0].end()], gap[ends[-1].end():]])
-    return Elision(gap, len(words), sentences if not crossed else 0, speakers, tuple(hidden))
+        return Elision(gap, hi - lo, 0, between, tuple(hidden(contract, [gap])), left_out=gap.strip())
+    if whole and _one_turn(src, gap):
+        sentences = len(ends) - opens_with_stop
+        opener = points_back(contract, src.tokens.words[hi:hi + 4])
+        if not opener:
+            return Elision(gap, hi - lo, sentences, shown="sentences")
+        return Elision(gap, hi - lo, sentences, left_out=gap.strip(), points_back=opener)
+    # Only the sentences the kept words belong to can be qualified by what is left out of them;
+    # whole sentences in between say their own things.
+    found = tuple(hidden(contract, [gap] if not ends else [gap[:ends[0].end()], gap[ends[-1].end():]]))
+    mask = left_out(src, contract, lo, hi)
+    if mask.all():
+        return Elision(gap, hi - lo, 0, hidden=found, shown="disfluency")
+    if aside(src, contract, lo, hi):
+        return Elision(gap, hi - lo, 0, hidden=found, shown="aside")
+    return Elision(gap, hi - lo, 0, hidden=found, left_out=_shown_words(src, lo, mask),
+                   set_off=set_off(src, contract, lo, hi))
 
 
-def _hidden(contract: Contract, parts: list[str]) -> list[tuple[str, str]]:
-    """(class, words) of the words that carry meaning in some stretches of source text."""
-    numbers = words_for(contract.language) or words_for("en")
-    hidden: list[tuple[str, str]] = []
-    for part in parts:
-        said = [straight(w) for w in WORD.findall(part.casefold())]
-        hidden += contract.meaning_words(said)
-        tokens = [m.group() for m in TOKEN.finditer(straight(part.casefold()))]
-        hidden += [("number", " ".join(tokens[p.start:p.end])) for p in number_phrases(tokens, contract.language)]
-        hidden += [("number", w) for w in dict.fromkeys(said)
-                   if numbers is not None and (w in numbers.scales or w in numbers.ordinals)]
-    return list(dict.fromkeys(hidden))
+def _shown_words(src: Source, lo: int, mask: np.ndarray) -> str:
+    """The source words from ``lo`` that ``mask`` leaves unmarked, each unbroken stretch as the source writes
+    it ("second-hand", "the donors'")."""
+    stretches, k = [], 0
+    while k < len(mask):
+        if mask[k]:
+            k += 1
+            continue
+        start = k
+        while k < len(mask) and not mask[k]:
+            k += 1
+        a, b = src.span(lo + start, lo + k)
+        stretches.append(src.document.text[a:b])
+    return " ".join(stretches)
+
+
+def _one_turn(src: Source, gap: str) -> bool:
+    """Whether the source text an ellipsis stands for is shown to be one turn: the transcript has speaker
+    labels (and the gap crosses no other speaker's, checked before), or it holds no paragraph break."""
+    return len(src.turns) > 0 or not _PARAGRAPH_BREAK.search(gap)
 
 
 def _open_ends(pq: PreparedQuote) -> tuple[bool, bool]:
@@ -501,14 +640,66 @@ def _rest_of_sentence(src: Source, contract: Contract, start: int, end: int, *, 
                  if not _TITLE.search(text[max(0, m.end() - 8):m.end()])]
         rest = text[stops[-1].end() if stops else lo:start]
     else:
+        if _STOP_BEFORE.search(text[max(0, end - 4):end]):
+            return None  # the quote ends its sentence
         following = src.turns.next_start(end)
         hi = min(len(text), end + 2000, following if following is not None else len(text))
         stop = _SENTENCE_STOP.search(text, end, hi)
         rest = text[end:stop.start() if stop else hi]
-    rest = rest.split("\n\n")[0 if not before else -1]
+    rest = _BLANK_LINE.split(rest)[-1 if before else 0]
     if not WORD.search(rest):
         return None
-    return Elision(rest, len(WORD.findall(rest)), 0, (), tuple(_hidden(contract, [rest])))
+    return Elision(rest, len(WORD.findall(rest)), 0, hidden=tuple(hidden(contract, [rest])),
+                   left_out=rest.strip(), where="before" if before else "after")
+
+
+def _corrected_after(src: Source, contract: Contract, end: int) -> Elision | None:
+    """The next sentence of the turn, when it opens by correcting the one the quote ends with ("... two
+    million of them. Oh sorry, four million")."""
+    text = src.document.text
+    following = src.turns.next_start(end)
+    hi = min(len(text), end + 300, following if following is not None else len(text))
+    closing = _STOP_AHEAD.match(text, end, hi)
+    if closing:
+        end = closing.end()  # the quote left its sentence's stop out
+    stop = _SENTENCE_STOP.search(text, end, hi)
+    sentence = _BLANK_LINE.split(text[end:stop.end() if stop else hi])[0]
+    found = corrects(contract, sentence)
+    if not found:
+        return None
+    return Elision(sentence, len(WORD.findall(sentence)), 0, hidden=tuple(found), left_out=sentence.strip(),
+                   where="after")
+
+
+def _cut_edges(differ: _Differ, spans: list[tuple[int, int, int]]) -> list[Elision]:
+    """What the quote leaves out of the sentences it starts and ends in: the rest an ellipsis at either end
+    stands for, and the rest of a sentence it cuts without one when that rest turns the kept words."""
+    opens, closes = _open_ends(differ.pq)
+    cuts: list[Elision] = []
+    for (doc, a, b), before, marked in ((spans[0], True, opens), (spans[-1], False, closes)):
+        src = differ.corpus.sources[doc]
+        rest = _rest_of_sentence(src, differ.contract, a, b, before=before)
+        if rest is None and not before and not marked:
+            rest = _corrected_after(src, differ.contract, b)
+        if rest is None:
+            continue
+        offset = a - len(rest.text) if before else b
+        lo, hi = src.word_at(offset), src.word_at(offset + len(rest.text))
+        shown = edge_shown(src, differ.contract, lo, hi, before=before)
+        if marked:
+            cuts.append(replace(rest, shown=shown))
+            differ.add("elision", "...", rest.text)
+            continue
+        if shown == "disfluency":
+            continue  # "I think -- [I guess we can ...]": a false start the quote rightly leaves behind
+        # A short quote is checked against as few words of the rest as it has itself: "whether it's a sort
+        # of [recognisable product]" names a product, "..., but I never did" turns a claim.
+        reach = min(differ.contract.turning_reach_words, sum(1 for w in differ.pq.words if w))
+        turns = turning(differ.contract, rest.text, before=before, reach=reach)
+        if turns:
+            cuts.append(replace(rest, hidden=tuple(turns), marked=False))
+            differ.add("excerpt", "", rest.text.strip())
+    return cuts
 
 
 def _between(differ: _Differ, prev: Segment, seg: Segment, prev_span: tuple[int, int], start: int, *,
@@ -532,10 +723,10 @@ def _between(differ: _Differ, prev: Segment, seg: Segment, prev_span: tuple[int,
             differ.add("elision", "...", gap)
             return _elision(src, differ.contract, prev, seg, p_end, start)
         if 0 < seg.d_start - prev.d_end <= splice_gap_words:
-            left_out = src.tokens.weak[prev.d_end:seg.d_start].all()
+            empty = left_out(src, differ.contract, prev.d_end, seg.d_start).all()
             first, last = src.span(prev.d_end, seg.d_start)
-            markup = src.turns.continued_label(src.document.text, first, last)
-            differ.add("markup" if markup else "disfluency" if left_out else "word", "", gap.strip())
+            markup = _markup_between(src, first, last)
+            differ.add("markup" if markup else "disfluency" if empty else "word", "", gap.strip())
         elif seg.d_start - prev.d_end > 0:
             differ.add("splice", piece, f"{here}; {seg.d_start - prev.d_end} source words after the piece before, "
                                         "joined without an ellipsis")
@@ -570,13 +761,7 @@ def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_g
                                splice_gap_words=splice_gap_words)
             if elision is not None:
                 elided.append(elision)
-    opens, closes = _open_ends(pq)
-    ends = ([(spans[0], True)] if opens else []) + ([(spans[-1], False)] if closes else [])
-    for (doc, a, b), before in ends:
-        rest = _rest_of_sentence(corpus.sources[doc], contract, a, b, before=before)
-        if rest is not None:
-            elided.append(rest)
-            differ.add("elision", "...", rest.text)
+    elided += _cut_edges(differ, spans)
     for a, b in _uncovered(pq, segments):
         differ.add("word", differ.q_orig(int(pq.starts[a]), int(pq.ends[b - 1])), "")
     docs = {doc for doc, _, _ in spans}
@@ -594,4 +779,4 @@ def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_g
     pieces_text = " ... ".join(corpus.sources[d].document.text[a:b] for d, a, b in spans)
     return Comparison(tuple(differ.differences), round(ratio, 4), src.document.text[start:end],
                       src.document.doc_id, start, end, pieces, tuple(elided), pieces_text,
-                      tuple(differ.bracket_reasons))
+                      tuple(differ.bracket_reasons), differ.bracket_replaces)

@@ -22,8 +22,13 @@ import yaml
 
 # The classes whose words an ellipsis may not hide and a bracket may not add, in the order reasons name them.
 MEANING_CLASSES = ("negation", "quantifier", "limiter", "hedge", "condition", "reporting")
+# The classes of words that turn the rest of their sentence: a contrast ("but"), a self-correction.
+TURNING_CLASSES = ("contrast", "correction")
 _FILE_KEYS = {"negation": "negations", "quantifier": "quantifiers", "limiter": "limiters", "hedge": "hedges",
-              "condition": "conditions", "reporting": "reporting"}
+              "condition": "conditions", "reporting": "reporting", "contrast": "contrasts",
+              "correction": "corrections", "filler": "filler_phrases", "anaphor": "anaphors",
+              "aside": "aside_openers", "connective": "connectives", "frame": "frames",
+              "coordinator": "coordinators"}
 APOSTROPHES = "'’ʼ`´"
 
 # The ISO 639-1 codes of the languages the detector (lingua) can name, as data: the config checks its language
@@ -54,8 +59,11 @@ class Lexicon:
     phrases: dict[str, frozenset[tuple[str, ...]]]   # class -> its words and phrases, as word tuples
     negation_suffixes: tuple[str, ...]
     negation_prefixes: tuple[str, ...]
+    # Prefixes that make a word its opposite ("un" of "unable"): a slip that adds or drops one is no slip.
+    negating_prefixes: tuple[str, ...]
     fillers: frozenset[str]
     pronouns: frozenset[str]
+    speaker_pronouns: frozenset[str]                # I, me, my: a bracket may name the speaker for them
     determiners: frozenset[str]
     person_shifts: frozenset[tuple[str, str]]   # (the speaker's pronoun, a third person's), as a bracket may shift it
     contractions: dict[str, tuple[tuple[str, ...], ...]]
@@ -139,8 +147,10 @@ def _read(path: Path) -> Lexicon:
         language=data["language"], wordfreq=data.get("wordfreq", data["language"]), phrases=phrases,
         negation_suffixes=tuple(straight(s) for s in data.get("negation_suffixes") or ()),
         negation_prefixes=tuple(straight(s) for s in data.get("negation_prefixes") or ()),
+        negating_prefixes=tuple(straight(s) for s in data.get("negating_prefixes") or ()),
         fillers=frozenset(straight(w) for w in data.get("fillers") or ()),
         pronouns=frozenset(straight(w) for w in data.get("pronouns") or ()),
+        speaker_pronouns=frozenset(straight(w) for w in data.get("speaker_pronouns") or ()),
         determiners=frozenset(straight(w) for w in data.get("determiners") or ()),
         person_shifts=frozenset((straight(a), straight(b)) for a, b in data.get("person_shifts") or ()),
         contractions=contractions, irregular_contractions=irregular,

@@ -157,3 +157,38 @@ def _with_offsets(text: str, pieces: list[str], shifts: list[int], lengths: list
         norm = norm[:-1]
         offsets = offsets[:-1]
     return NormalizedText(original=text, text=norm, offsets=offsets)
+
+
+# Letters of other scripts that look like Latin ones (lower case: the text is case-folded first). A quote
+# that hides one inside a Latin word ("lаst" with a Cyrillic а) is found as if it were Latin and the diff
+# reports the letter; the document's text is never changed.
+_CONFUSABLES = str.maketrans({
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s",
+    "ԁ": "d", "ӏ": "l", "һ": "h", "ԛ": "q", "ԝ": "w", "ɡ": "g", "ο": "o", "ν": "v", "ι": "i", "κ": "k",
+    "α": "a", "τ": "t", "υ": "u", "χ": "x", "ε": "e", "ρ": "p",
+})
+_WORD_RUN = re.compile(r"\w+")
+
+
+def fold_confusables(norm: NormalizedText) -> NormalizedText:
+    """``norm`` with the look-alike letters of other scripts inside mostly Latin words made Latin, the offsets
+    kept (one character for one)."""
+    text = norm.text
+    if text.isascii():
+        return norm
+    parts = []
+    last = 0
+    for m in _WORD_RUN.finditer(text):
+        word = m.group()
+        if word.isascii():
+            continue
+        folded = word.translate(_CONFUSABLES)
+        latin = sum(1 for ch in word if "a" <= ch <= "z")
+        if folded != word and latin >= len(word) - sum(1 for a, b in zip(word, folded) if a != b) and latin:
+            parts.append(text[last:m.start()])
+            parts.append(folded)
+            last = m.end()
+    if not parts:
+        return norm
+    parts.append(text[last:])
+    return NormalizedText(norm.original, "".join(parts), norm.offsets)

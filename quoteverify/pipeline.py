@@ -309,7 +309,7 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
     result = QuoteResult(
         quote_id=quote.quote_id, quote=quote.text, row=quote.row, claimed_document=quote.claimed_document,
         status=verdict.status, match_type=verdict.match_type, confidence=verdict.confidence, band=verdict.band,
-        reasons=list(verdict.reasons), bm25_score=_round(alignment.bm25_score),
+        severity=verdict.severity, reasons=list(verdict.reasons), bm25_score=_round(alignment.bm25_score),
         bm25_ratio=_round(alignment.bm25_ratio), cosine=cosine, match_ratio=comparison.match_ratio,
         extra=dict(quote.extra), finding=quote.finding, finding_confidence=quote.finding_confidence,
         claimed_speaker=quote.speaker)

@@ -25,6 +25,10 @@ _NONSPEECH = re.compile(
     r"overlapping|pause\w*|silence|sigh\w*|cough\w*|clears throat|vocalsound|noise|music|applause|"
     r"interruption|unclear|background|beep\w*|breath\w*|gap|static|sound)\b[\w' :.-]{0,20}[)\]]",
     re.IGNORECASE)
+# A timecode in a transcript's text: bracketed ("[12:31]", "(00:12:40)", "[01:02:03:04]") or, without brackets,
+# with hours ("00:12:40", "01:02:03:04"); "10:30 we met" is a time someone said, not a timecode.
+TIMECODE = re.compile(r"[\[(]\d{1,2}(?::\d{2}){1,3}(?:[.,]\d{1,3})?[\])]"
+                      r"|(?<![\w:])\d{1,2}(?::\d{2}){2,3}(?:[.,]\d{1,3})?(?![\w:])")
 _ELLIPSIS = re.compile(r"[\[(] ?(?:\. ?){3,}[\])]|(?:\. ?){2,}\.")
 _BRACKET = re.compile(r"\[([^\[\]]{0,200})\]")
 
@@ -68,17 +72,19 @@ def word_spans(text: str) -> tuple[np.ndarray, np.ndarray]:
     return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
 
 
-def word_tokens(text: str) -> WordTokens:
-    """Word tokens of a normalized text, with weak tokens marked."""
+def word_tokens(text: str, fillers: frozenset[tuple[str, ...]] = frozenset()) -> WordTokens:
+    """Word tokens of a normalized text, with weak tokens marked; ``fillers``: the language's filler
+    phrases ("you know"), weak where the text sets them off by punctuation (set_off_fillers)."""
     starts, ends = word_spans(text)
     words = [text[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
     # Words as small ints, so that comparing words is a vector operation.
     local = {w: i for i, w in enumerate(dict.fromkeys(words))}
     ids = np.fromiter(map(local.__getitem__, words), dtype=np.int32, count=len(words))
     weak = np.isin(ids, [local[w] for w in FILLERS if w in local])
-    for m in _NONSPEECH.finditer(text):
-        lo, hi = np.searchsorted(starts, [m.start(), m.end()])
-        weak[lo:hi] = True
+    for pattern in (_NONSPEECH, TIMECODE):
+        for m in pattern.finditer(text):
+            lo, hi = np.searchsorted(starts, [m.start(), m.end()])
+            weak[lo:hi] = True
     # A word or a phrase of up to three words said again at once: "the the", "of the of the";
     # not a sentence said twice ("It is. It is.").
     cp = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
@@ -97,7 +103,36 @@ def word_tokens(text: str) -> WordTokens:
             again &= same[k:len(same) - n + 1 + k]
         for k in range(n):
             weak[n + k:n + k + len(again)] |= again
+    if fillers:
+        set_off_fillers(text, words, starts, ends, weak, fillers)
     return WordTokens(words, starts, ends, weak)
+
+
+# What sets a word off from its neighbour: punctuation, a point, or a dash with a space beside it (the "-" of
+# "well-known" joins its words).
+_SET_OFF = re.compile(r'[,;:()\[\]!?\n"]|\.|\s-|-\s')
+
+
+def set_off_fillers(text: str, words: list[str], starts: np.ndarray, ends: np.ndarray, weak: np.ndarray,
+                    fillers: frozenset[tuple[str, ...]]) -> None:
+    """Mark as weak each filler phrase the text sets off on both sides (", you know,", "I mean, ..."):
+    by punctuation, the start or end of the text, or a filler beside it. Elsewhere the same words are
+    words ("you know the answer", "a sort of fruit")."""
+    by_first: dict[str, list[tuple[str, ...]]] = {}
+    for phrase in sorted(fillers, key=len, reverse=True):
+        by_first.setdefault(phrase[0], []).append(phrase)
+
+    def off(k: int, neighbour: int) -> bool:
+        if k <= 0 or k >= len(words):
+            return True
+        return bool(_SET_OFF.search(text, int(ends[k - 1]), int(starts[k]))) or bool(weak[neighbour])
+
+    for k, word in enumerate(words):
+        for phrase in by_first.get(word, ()):
+            n = len(phrase)
+            if tuple(words[k:k + n]) == phrase and off(k, k - 1) and off(k + n, min(k + n, len(words) - 1)):
+                weak[k:k + n] = True
+                break
 
 
 def all_tokens(text: str) -> list[tuple[str, int, int]]:
@@ -129,6 +164,8 @@ def quote_parts(text: str) -> list[QuotePart]:
             continue
         inner = m.group(1).strip()
         a, b = m.span()
+        if TIMECODE.fullmatch(m.group()):
+            continue  # "[12:31]": the transcript's own timecode, quoted with the words around it
         if inner.rstrip("!.") == "sic":
             marks.append(QuotePart("sic", a, b))
             continue

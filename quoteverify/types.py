@@ -147,13 +147,23 @@ class Difference:
 
 @dataclass(frozen=True)
 class Elision:
-    """What one ellipsis of a quote stands for in the source."""
+    """What a quote leaves out of a sentence of its source: what an ellipsis stands for, or the rest of a
+    sentence that the quote cuts at its start or end (quoteverify.omissions says when either is benign)."""
 
     text: str                     # the source text left out
     words: int                    # how many words that is
     sentences: int                # whole sentences of one turn left out; 0 when the ellipsis is inside a sentence
     speakers: tuple[str, ...] = ()  # the speakers before and after it, when they differ
-    hidden: tuple[tuple[str, str], ...] = ()  # (class, words) that carry meaning, left out inside a sentence
+    hidden: tuple[tuple[str, str], ...] = ()  # (class, words) that carry meaning among what is left out
+    # The words left out that no test showed empty of content, as the source writes them; "" when one did.
+    left_out: str = ""
+    shown: str = ""               # the test that showed it empty: disfluency, aside or sentences; "" when none
+    points_back: str = ""         # the word a kept sentence after whole sentences left out opens with ("That")
+    set_off: bool = False         # set off like an aside (by dashes, parentheses, commas), but holding a qualifier
+    # where: "inside" (an ellipsis between two pieces), "before"/"after" (the rest of the sentence the quote
+    # starts or ends in); marked: an ellipsis marks it (an excerpt's cut edge has none)
+    where: str = "inside"
+    marked: bool = True
 
 
 @dataclass(frozen=True)
@@ -171,6 +181,7 @@ class Comparison:
     elided: tuple[Elision, ...] = ()  # what each ellipsis stands for
     pieces_text: str = ""  # the located pieces joined by " ... ": what the quote is compared with
     bracket_reasons: tuple[str, ...] = ()  # why a bracket is not benign, where one is not
+    bracket_replaces: bool = False  # whether such a bracket stands for source words (else it only adds some)
 
 
 @dataclass

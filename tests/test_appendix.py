@@ -56,8 +56,11 @@ def test_appendix_numbers_are_the_runs(example_run):
     assert "at least 50% of its words aligned" in text
     assert "for at most 150 source words" in text
     assert "in at most 20% of the words" in text
-    assert "below Zipf frequency 1.5 in the wordfreq word list" in text
-    assert "in the 60 words of the source before it" in text
+    assert "below Zipf frequency 0.5 in the wordfreq word list" in text
+    assert "(at most 60 words)" in text
+    assert "false starts broken off and begun again (of up to 6 words)" in text
+    assert "a quote of 4 words or more that starts or ends inside a sentence" in text
+    assert "Every quote in review was given a severity: high where a claim was altered or inverted" in text
     assert "fuzzy match ratio below 0.6" in text
     assert "Sentence embeddings were not used in this run" in text
     share = {s: f"{c} ({c / n:.1%}) {'was' if c == 1 else 'were'}" for s, c in counts.items()}

@@ -62,7 +62,17 @@ RULES = [
                  ("review", "altered", ["number differs: quote says '50', source says '15'"]),
                  id="load-bearing-beats-edit"),
     pytest.param((("number", "50", "15"), ("splice", "piece", "interview-02 line 2")),
-                 ("review", "spliced", ["spliced: 'piece' is from interview-02 line 2"]), id="splice-first"),
+                 ("review", "spliced", ["spliced: 'piece' is from interview-02 line 2",
+                                        "number differs: quote says '50', source says '15'"]), id="splice-first"),
+    pytest.param((("near_word", "prize", "price"),),
+                 ("review", "paraphrase", ["wording differs: quote says 'prize', source says 'price' (a slip into "
+                                           "another word, or another word)"]), id="near-word"),
+    pytest.param((("speech_act", ".", "?"),),
+                 ("review", "edited", ["speech act differs: quote says '.', source says '?'"]), id="speech-act"),
+    pytest.param((("case", "US", "us"),),
+                 ("review", "edited", ["case differs: quote says 'US', source says 'us'"]), id="case"),
+    pytest.param((("homoglyph", "lаst", "last"),),
+                 ("review", "edited", ["script differs: quote says 'lаst', source says 'last'"]), id="homoglyph"),
 ]
 
 
@@ -76,32 +86,82 @@ def test_no_cosine_rescues_a_changed_meaning(differences) -> None:
     assert verdict(*evidence(*differences), cosine=1.0)[0] == "review"
 
 
-@pytest.mark.parametrize(("gap", "reasons"), [
-    (Elision(" and then ", 2, 0), []),
-    (Elision(" did not ", 2, 0, hidden=(("negation", "not"),)), ["ellipsis hides 'not'"]),
-    (Elision(" unless we agree ", 3, 0, hidden=(("condition", "unless"),)), ["ellipsis hides 'unless'"]),
-    (Elision(" Nobody came. ", 2, 1), ["ellipsis leaves out 1 whole sentence of the same turn"]),
-    (Elision(" Yes. ", 1, 1, speakers=("Maria", "Interviewer")), ["the ellipsis joins Maria's words to Interviewer's"]),
+@pytest.mark.parametrize(("gap", "status", "reasons"), [
+    (Elision(" um, uh, ", 2, 0, shown="disfluency"), "verified",
+     ["ellipsis leaves out only fillers, repeats, false starts, timecodes or the speaker's own label: 'um, uh,'"]),
+    (Elision(", which we discussed, ", 3, 0, shown="aside"), "verified",
+     ["ellipsis leaves out an aside: ', which we discussed,'"]),
+    (Elision(" Nobody came. ", 2, 1, shown="sentences"), "verified",
+     ["ellipsis leaves out 1 whole sentence of the same turn"]),
+    (Elision(" proper ", 1, 0, left_out="proper"), "review", ["ellipsis leaves out 'proper'"]),
+    (Elision(" did not ", 2, 0, hidden=(("negation", "not"),), left_out="did not"), "review",
+     ["ellipsis leaves out 'did not', which holds 'not'"]),
+    (Elision(" unless we agree ", 3, 0, hidden=(("condition", "unless"),), left_out="unless we agree"), "review",
+     ["ellipsis leaves out 'unless we agree', which holds 'unless'"]),
+    (Elision(" Nobody came. ", 2, 1, left_out="Nobody came.", points_back="that"), "review",
+     ["the sentence kept after the ellipsis opens with 'that', which may point back into the 1 sentence it "
+      "leaves out: 'Nobody came.'"]),
+    (Elision(" Yes. ", 1, 1, speakers=("Maria", "Interviewer")), "review",
+     ["the ellipsis joins Maria's words to Interviewer's"]),
     (Elision(" x " * 40, 40, 0, hidden=tuple(("negation", f"n{k}") for k in range(9)) + tuple(
-        ("number", str(k)) for k in range(5))), ["ellipsis omits 40 words, including 9 negations and 5 numbers"]),
+        ("number", str(k)) for k in range(5)), left_out="x x x"), "review",
+     ["ellipsis leaves out 'x x x': 40 words, including 9 negations and 5 numbers"]),
 ])
-def test_what_an_ellipsis_may_hide(gap: Elision, reasons: list[str]) -> None:
-    status, match_type, why = verdict(*evidence(("elision", "...", gap.text), elided=(gap,)))
-    benign = not gap.hidden and not gap.speakers
-    assert (status, match_type, why) == ("verified" if benign else "review", "elided", reasons)
+def test_what_an_ellipsis_may_leave_out(gap: Elision, status: str, reasons: list[str]) -> None:
+    """Only what a test showed empty (fillers, an aside, whole sentences of the turn) may be left out."""
+    assert verdict(*evidence(("elision", "...", gap.text), elided=(gap,))) == (status, "elided", reasons)
+
+
+@pytest.mark.parametrize(("gap", "severity"), [
+    (Elision(" proper ", 1, 0, left_out="proper"), "medium"),
+    (Elision(" you -- ", 1, 0, left_out="you --"), "low"),
+    (Elision(" very ", 1, 0, hidden=(("limiter", "very"),), left_out="very"), "low"),
+    (Elision(" did not ", 2, 0, hidden=(("negation", "not"),), left_out="did not"), "high"),
+    (Elision(" in 2019 ", 2, 0, hidden=(("number", "2019"),), left_out="in 2019"), "high"),
+    (Elision(" Yes. ", 1, 1, speakers=("Maria", "Interviewer")), "high"),
+])
+def test_what_is_at_stake_in_an_omission(gap: Elision, severity: str) -> None:
+    alignment, comparison = evidence(("elision", "...", gap.text), elided=(gap,))
+    v = classify(Quote(row=2, quote_id="q1", text="x"), alignment, comparison, None, verdict=VERDICT,
+                 claimed_known=True)
+    assert (v.status, v.severity) == ("review", severity)
+
+
+@pytest.mark.parametrize(("gap", "words", "expected"), [
+    (Elision(", but I never did them", 5, 0, hidden=(("contrast", "but"),), left_out=", but I never did them",
+             where="after", marked=False), 7,
+     ("review", ["the quote ends inside a sentence that goes on ', but I never did them', whose 'but' may turn "
+                 "what it says"])),
+    (Elision("They say", 2, 0, hidden=(("reporting", "they say"),), left_out="They say", where="before",
+             marked=False), 3,
+     ("verified", ["a short quote: the sentence it starts in goes on 'They say' ('they say'); read it in context"])),
+    (Elision(", and then we went home", 5, 0, left_out=", and then we went home", where="after", shown="clause"),
+     7, ("verified", [])),
+    (Elision(" for those who use it", 5, 0, left_out="for those who use it", where="after"), 7,
+     ("review", ["the ellipsis where the quote ends leaves out 'for those who use it', which is part of the "
+                 "sentence it cuts"])),
+])
+def test_what_a_cut_sentence_goes_on_with(gap: Elision, words: int, expected) -> None:
+    """An excerpt's cut edge: the rest of its sentence must not turn it (a short quote gets a note); an
+    ellipsis at either end leaves out only what a test shows empty."""
+    alignment, comparison = evidence(("excerpt" if not gap.marked else "elision", "", gap.text), elided=(gap,))
+    alignment = Alignment("fuzzy", alignment.segments, words, 3.0, 2.0)
+    v = classify(Quote(row=2, quote_id="q1", text="x"), alignment, comparison, None, verdict=VERDICT,
+                 claimed_known=True)
+    assert (v.status, list(v.reasons)) == expected
 
 
 def test_an_ellipsis_in_a_language_without_lexicon_needs_review() -> None:
-    gap = Elision(" and then ", 2, 0)
+    gap = Elision(" and then ", 2, 0, left_out="and then")
     alignment, comparison = evidence(("elision", "...", gap.text), elided=(gap,))
     v = classify(Quote(row=2, quote_id="q1", text="a quote"), alignment, comparison, None, verdict=VERDICT,
                  claimed_known=True, language="hu", has_lexicon=False)
     assert (v.status, v.reasons) == ("review", ("ellipsis inside a sentence: the language (hu) has no lexicon "
-                                                "to check what it hides",))
+                                                "to check what it leaves out: 'and then'",))
 
 
 def test_long_elision_needs_review() -> None:
-    gap = Elision(" word" * 151, 151, 0)
+    gap = Elision(" word" * 151, 151, 0, shown="disfluency")
     assert verdict(*evidence(("elision", "...", gap.text), elided=(gap,))) == (
         "review", "elided", ["ellipsis stands for 151 source words (more than 150)"])
     assert verdict(*evidence(("elision", "...", gap.text), elided=(gap,)), max_elided_words=200)[0] == "verified"
@@ -202,6 +262,33 @@ def test_speakers(claimed: str, found: str, expected) -> None:
     (1.0, "high"), (0.8, "high"), (0.79, "medium"), (0.6, "medium"), (0.59, "low"), (0.0, "low")])
 def test_band(confidence: float, expected: str) -> None:
     assert band(confidence) == expected
+
+
+@pytest.mark.parametrize(("differences", "severity"), [
+    ((("number", "50", "15"),), "high"),
+    ((("negation", "", "not"),), "high"),
+    ((("word", "classes", "sessions"),), "high"),
+    ((("splice", "piece", "interview-02 line 2"),), "high"),
+    ((("near_word", "prize", "price"),), "medium"),
+    ((("word", "", "proper"),), "medium"),
+    ((("word", "", "you"),), "low"),
+    ((("speech_act", ".", "?"),), "low"),
+    ((("typo", "aprove", "approve"), ("speech_act", ".", "?"), ("number", "50", "15")), "high"),
+    ((("normalization", "The", "the"),), ""),
+])
+def test_every_review_says_what_is_at_stake(differences, severity: str) -> None:
+    """high: a claim altered or inverted; medium: content left out or put in; low: cosmetic or uncertain;
+    the gravest difference decides, and a verified quote has none."""
+    alignment, comparison = evidence(*differences)
+    v = classify(Quote(2, "q1", "x"), alignment, comparison, None, verdict=VERDICT, claimed_known=True)
+    assert v.severity == severity
+
+
+def test_a_misattribution_is_high() -> None:
+    quote = Quote(row=2, quote_id="q1", text="x", claimed_document="interview-03")
+    alignment, comparison = evidence(("speech_act", ".", "?"))
+    v = classify(quote, alignment, comparison, None, verdict=VERDICT, claimed_known=True)
+    assert (v.status, v.severity) == ("review", "high")
 
 
 def test_review_is_never_high_confidence() -> None:

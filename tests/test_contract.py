@@ -19,7 +19,7 @@ from quoteverify.config import load_config
 INTERVIEW = """Interviewer: Can you tell me about the clinic?
 Maria: The clinic opened in 2019. My sister had bronchitis that winter, and she could not get an appointment.
 Maria: The new director promised a 33 percent increase in staff, but only if the council agreed.
-Maria: We were not able to hire anyone for six months. The bill would have made it easier. It would make it a criminal offence to close a rural clinic.
+Maria: We were not able to hire anyone for six months. The bill would have made it easier. It would make it a criminal offence to close a rural clinic. Nobody voted for it.
 Interviewer: And the volunteers?
 Tom: The volunteers usually came on Mondays. They brought fifteen boxes of food every week, unless it rained.
 Tom: Honestly, I think the plaintiffs failed to show that the clinic was at fault. We lost 50 volunteers in the first month.
@@ -46,8 +46,8 @@ CASES = [
     pytest.param("They brought fifteen boxes of food evrey week, unless it rained.", "verified", "edited", "typo",
                  id="slip-into-no-word"),
     pytest.param("The volunteers unusually came on Mondays.", "review", "paraphrase", "word", id="slip-into-a-word"),
-    pytest.param("They bought fifteen boxes of food every week, unless it rained.", "review", "paraphrase", "word",
-                 id="brought-bought"),
+    pytest.param("They bought fifteen boxes of food every week, unless it rained.", "review", "paraphrase",
+                 "near_word", id="brought-bought"),
     pytest.param("Dr. Walsh ran it for ten years.", "review", "altered", "name", id="name-one-letter"),
     # Brackets: compared with what they replace.
     pytest.param("The new director promised a 33 percent [decrease] in staff, but only if the council agreed.",
@@ -59,8 +59,10 @@ CASES = [
                  "editorial", id="bracket-referent-in-context"),
     pytest.param("[T]he volunteers usually came on Mondays.", "verified", "normalized", "editorial",
                  id="bracket-case-change"),
-    pytest.param("The volunteers usually came on Mondays [to the clinic].", "verified", "normalized", "editorial",
-                 id="bracket-plain-insertion"),
+    pytest.param("The volunteers usually came on Mondays [to the clinic].", "review", "paraphrase", "word",
+                 id="bracket-adds-content"),
+    pytest.param("They brought fifteen boxes of food [to] every week, unless it rained.", "verified", "normalized",
+                 "editorial", id="bracket-adds-a-function-word"),
     # Ellipses: whole sentences of one turn, or words that carry nothing load-bearing.
     pytest.param("The new director promised a 33 percent increase in staff ... if the council agreed.", "review",
                  "elided", "elision", id="ellipsis-hides-only"),
@@ -68,8 +70,10 @@ CASES = [
                  id="ellipsis-hides-unless-at-the-end"),
     pytest.param("Honestly, I think the plaintiffs ... the clinic was at fault.", "review", "elided", "elision",
                  id="ellipsis-hides-failed-to-show"),
+    pytest.param("We were not able to hire anyone for six months. ... Nobody voted for it.", "verified", "elided",
+                 "elision", id="ellipsis-whole-sentences"),
     pytest.param("We were not able to hire anyone for six months. ... It would make it a criminal offence to "
-                 "close a rural clinic.", "verified", "elided", "elision", id="ellipsis-whole-sentences"),
+                 "close a rural clinic.", "review", "elided", "elision", id="ellipsis-kept-sentence-points-back"),
     pytest.param("And the volunteers? ... The volunteers usually came on Mondays.", "review", "elided", "elision",
                  id="ellipsis-across-speakers"),
     # Joins and splits are checked in both forms.
@@ -106,7 +110,8 @@ def test_contract(quote: str, status: str, match_type: str | None, kind: str | N
 
 def test_an_ellipsis_names_what_it_hides() -> None:
     result = check("The new director promised a 33 percent increase in staff ... if the council agreed.")
-    assert result.reasons == ["ellipsis hides 'but', 'only'"] or result.reasons == ["ellipsis hides 'only'"]
+    assert result.reasons == ["ellipsis leaves out 'but only', which holds 'only', 'but'"]
+    assert result.severity == "medium"
 
 
 def test_an_ellipsis_across_speakers_names_them() -> None:
@@ -115,15 +120,14 @@ def test_an_ellipsis_across_speakers_names_them() -> None:
 
 
 def test_whole_sentences_left_out_are_said() -> None:
-    result = check("We were not able to hire anyone for six months. ... It would make it a criminal offence to "
-                   "close a rural clinic.")
-    assert "ellipsis leaves out 1 whole sentence of the same turn" in result.reasons
+    result = check("We were not able to hire anyone for six months. ... Nobody voted for it.")
+    assert "ellipsis leaves out 2 whole sentences of the same turn" in result.reasons
 
 
 def test_a_bracket_says_what_it_replaced() -> None:
     result = check("My sister had bronchitis that winter, and [Mum] could not get an appointment.")
     assert Difference("word", "[Mum]", "she") in result.differences
-    assert "the bracket names 'mum', which the text before does not mention" in result.reasons
+    assert "the bracket names 'mum', which the speaker has not just mentioned" in result.reasons
 
 
 # --- a language without a lexicon: nothing but verbatim and normalization is benign ------------------------------

@@ -245,17 +245,20 @@ INTERVIEWS = {
 
 @pytest.mark.parametrize("quote, language, status, reasons", [
     # The examples: each was verified before the languages had lexicons.
-    ("Die Leitung hat uns … unterstützt.", "de", "review", ["ellipsis hides 'nicht', 'überhaupt'"]),
-    ("ehrlich gesagt war es … einfach", "de", "review", ["ellipsis hides 'nicht'"]),
+    ("Die Leitung hat uns … unterstützt.", "de", "review",
+     ["ellipsis leaves out 'überhaupt nicht', which holds 'nicht', 'überhaupt'"]),
+    ("ehrlich gesagt war es … einfach", "de", "review", ["ellipsis leaves out 'nicht', which holds 'nicht'"]),
     ("Je … pense … que la direction nous ait aidés.", "fr", "review",
-     ["ellipsis hides 'ne'", "ellipsis hides 'pas'"]),
-    ("Nous n'avions … assez de personnel", "fr", "review", ["ellipsis hides 'jamais'"]),
-    ("La direzione … ci ha mai aiutato.", "it", "review", ["ellipsis hides 'non'"]),
-    ("Eravamo sempre in pochi, … di notte.", "it", "review", ["ellipsis hides 'soprattutto'"]),
+     ["ellipsis leaves out 'ne', which holds 'ne'", "ellipsis leaves out 'pas', which holds 'pas'"]),
+    ("Nous n'avions … assez de personnel", "fr", "review", ["ellipsis leaves out 'jamais', which holds 'jamais'"]),
+    ("La direzione … ci ha mai aiutato.", "it", "review", ["ellipsis leaves out 'non', which holds 'non'"]),
+    ("Eravamo sempre in pochi, … di notte.", "it", "review",
+     ["ellipsis leaves out 'soprattutto', which holds 'soprattutto'"]),
     ("Nous n’avions jamais assez de personnel, surtout la nuit.", "fr", "verified", []),
     # No lexicon for Hungarian: an ellipsis is never benign, a verbatim quote still verifies.
     ("Nagyon nehéz volt, mert kevés volt az ápoló, és a vezetőség … támogatott minket.", "hu", "review",
-     ["ellipsis inside a sentence: the language (hu) has no lexicon to check what it hides"]),
+     ["ellipsis inside a sentence: the language (hu) has no lexicon to check what it leaves out: "
+      "'egyáltalán nem'"]),
     ("Nagyon nehéz volt, mert kevés volt az ápoló, és a vezetőség egyáltalán nem támogatott minket.", "hu",
      "verified", []),
 ])

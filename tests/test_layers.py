@@ -26,7 +26,7 @@ FLOOR = {
     # search
     "window": "search", "index": "search", "align": "search",
     # judge: the verdict
-    "diff": "judge", "rules": "judge", "embed": "judge", "classify": "judge",
+    "diff": "judge", "rules": "judge", "omissions": "judge", "embed": "judge", "classify": "judge",
     # pipeline: the stages in order, on one machine or many
     "pipeline": "pipeline", "parallel": "pipeline", "cluster": "pipeline", "sharded": "pipeline",
     # application: what runs the pipeline again or keeps runs

@@ -16,7 +16,7 @@ from quoteverify.decisions import read_decisions
 from quoteverify.errors import InputError
 from quoteverify.export.page import load_results, render_page, run_fingerprint, script_json
 from quoteverify.review import fingerprint, read_review
-from quoteverify.types import QuoteResult
+from quoteverify.types import QuoteResult, triage_key
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "data" / "example"
@@ -57,7 +57,9 @@ def test_page_has_every_quote_worst_first_with_its_fingerprint(example_run):
     page = html.read_text(encoding="utf-8")
     data = data_of(page)
     assert data["run"] == run_fingerprint(results)
-    assert [q["id"] for q in data["quotes"]] == [r.quote_id for r in sorted(results, key=lambda r: r.confidence)]
+    assert [q["id"] for q in data["quotes"]] == [r.quote_id for r in sorted(results, key=triage_key)]
+    statuses = [by_status for by_status in (r.status for r in sorted(results, key=triage_key))]
+    assert statuses == sorted(statuses, key=["unverified", "review", "verified"].index)
     by_id = {r.quote_id: r for r in results}
     assert all(q["fp"] == fingerprint(by_id[q["id"]]) for q in data["quotes"])
     # Self-contained: no URL to fetch anything from.

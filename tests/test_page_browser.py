@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from quoteverify.cli import main
 from quoteverify.export.page import load_results, write_page
 from quoteverify.review import read_review
-from quoteverify.types import QuoteResult
+from quoteverify.types import QuoteResult, triage_key
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed: pip install -e '.[test]'")
 
@@ -107,8 +107,8 @@ def test_loads_offline_without_console_errors(tab, example):
     assert page.text_content("#shown") == "showing 19 of 19"
     assert page.text_content("#progress") == "decided 0 of 19"
     assert page.locator("svg rect").count() >= 3
-    # Worst first, as the workbook.
-    assert tab.ids() == [r.quote_id for r in sorted(results, key=lambda r: r.confidence)]
+    # Worst first, as the workbook: unverified, then review by severity, then confidence.
+    assert tab.ids() == [r.quote_id for r in sorted(results, key=triage_key)]
     assert (tab.errors, tab.requests) == ([], [])
 
 
@@ -258,7 +258,9 @@ def test_hostile_text_shows_as_text(browser, tmp_path):
     assert page.locator('.card[data-quote-id="q2"] .quote .text').text_content() == HOSTILE[2]
     assert HOSTILE[1] in page.locator('.card[data-quote-id="q2"] .source').text_content()
     assert page.locator('.card[data-quote-id="q2"] .reasons li').text_content() == HOSTILE[0]
-    third = page.locator(".card").nth(2)  # its decision and note were carried into the results: shown as made
+    # Worst first: the two unverified quotes in input order, then the review. The second card's decision and note
+    # were carried into the results: shown as made.
+    third = page.locator(".card").nth(1)
     assert (third.get_attribute("data-decision"), third.locator("textarea").input_value()) == ("accept", HOSTILE[0])
     assert third.get_attribute("data-quote-id") == HOSTILE[1]
     assert HOSTILE[3] in page.locator(".docs").text_content()

@@ -18,7 +18,9 @@ def check(quote: str, claimed: str = "", *, config=NO_EMBED, embedder=None) -> q
     return result
 
 
-ELIDED_SOURCE = "The training was useful, but it was far too short. Three days is not enough to learn a new system."
+WHOLE_SENTENCE = "ellipsis leaves out 1 whole sentence of the same turn"
+ELIDED_SOURCE = ("The patients noticed, of course. Some of them stopped coming to the evening sessions altogether. "
+                 "I asked Peter about it on Monday and he said the money had run out.")
 
 # quote, claimed document, status, match_type, document, the source passage it must be located at
 # (None: unlocated), the kinds of its differences, its reasons (None: not checked here).
@@ -28,9 +30,13 @@ CASES = [
         "verified", "exact", "interview-01", "The committee did not approve the budget until March.", set(), [],
         id="verbatim"),
     pytest.param(
-        "the committee did NOT approve the budget until march.", "interview-01",
+        "the committee did not approve the budget until march.", "interview-01",
         "verified", "normalized", "interview-01", "The committee did not approve the budget until March.",
         {"normalization"}, [], id="normalized-case"),
+    pytest.param(
+        "The committee did NOT approve the budget until March.", "interview-01",
+        "review", "edited", "interview-01", "The committee did not approve the budget until March.",
+        {"case"}, ["case differs: quote says 'NOT', source says 'not'"], id="emphasis-added-in-capitals"),
     pytest.param(
         "We\u2019re working on a project and the aim for the project is", "meeting-01",
         "verified", "normalized", "meeting-01", "we're working on a project and the aim for the project is",
@@ -44,19 +50,24 @@ CASES = [
         "and we carried the children upstairs one by one.", "interview-03",
         "verified", "normalized", "interview-03", "and we carried the\r\nchildren upstairs one by one.",
         {"normalization"}, [], id="normalized-across-crlf"),
-    # "The training was useful ... Three days" would hide "but it was far too short": see test_contract.py.
+    # Whole sentences of the turn left out, in each way of marking an ellipsis; what else an ellipsis may leave
+    # out: test_contract.py.
     pytest.param(
-        "The training was useful, but ... far too short. Three days is not enough to learn a new system.", "interview-02",
-        "verified", "elided", "interview-02", ELIDED_SOURCE, {"elision"}, [], id="elided-dots"),
+        "The patients noticed, of course. ... I asked Peter about it on Monday and he said the money had run out.",
+        "interview-02",
+        "verified", "elided", "interview-02", ELIDED_SOURCE, {"elision"}, [WHOLE_SENTENCE], id="elided-dots"),
     pytest.param(
-        "The training was useful, but \u2026 far too short. Three days is not enough to learn a new system.", "interview-02",
-        "verified", "elided", "interview-02", ELIDED_SOURCE, {"elision"}, [], id="elided-ellipsis-character"),
+        "The patients noticed, of course. \u2026 I asked Peter about it on Monday and he said the money had run out.",
+        "interview-02",
+        "verified", "elided", "interview-02", ELIDED_SOURCE, {"elision"}, [WHOLE_SENTENCE], id="elided-ellipsis-character"),
     pytest.param(
-        "The training was useful, but [...] far too short. Three days is not enough to learn a new system.", "interview-02",
-        "verified", "elided", "interview-02", ELIDED_SOURCE, {"elision"}, [], id="elided-square-brackets"),
+        "The patients noticed, of course. [...] I asked Peter about it on Monday and he said the money had run out.",
+        "interview-02",
+        "verified", "elided", "interview-02", ELIDED_SOURCE, {"elision"}, [WHOLE_SENTENCE], id="elided-square-brackets"),
     pytest.param(
-        "The training was useful, but (...) far too short. Three days is not enough to learn a new system.", "interview-02",
-        "verified", "elided", "interview-02", ELIDED_SOURCE, {"elision"}, [], id="elided-parentheses"),
+        "The patients noticed, of course. (...) I asked Peter about it on Monday and he said the money had run out.",
+        "interview-02",
+        "verified", "elided", "interview-02", ELIDED_SOURCE, {"elision"}, [WHOLE_SENTENCE], id="elided-parentheses"),
     pytest.param(
         "We lost 15 volunteers in the first month, and [the remote clinic] had to close twice.", "interview-01",
         "verified", "normalized", "interview-01",
@@ -92,9 +103,9 @@ CASES = [
         "weekend.", {"normalization", "disfluency"}, ["disfluency: quote has nothing, source has '(laughs)'"],
         id="disfluency-stage-direction"),
     pytest.param(
-        "The committee did not aprove the budget until March.", "interview-01",
+        "The committee did not aprrove the budget until March.", "interview-01",
         "verified", "edited", "interview-01", "The committee did not approve the budget until March.",
-        {"typo"}, ["typo: quote has 'aprove', source has 'approve'"], id="typo"),
+        {"typo"}, ["typo: quote has 'aprrove', source has 'approve'"], id="typo"),
     pytest.param(
         "We lost 50 volunteers in the first month, and the remote clinic had to close twice.", "interview-01",
         "review", "altered", "interview-01",
@@ -139,7 +150,7 @@ CASES = [
     pytest.param(
         "The committee did ... approve the budget until March.", "interview-01",
         "review", "elided", "interview-01", "The committee did not approve the budget until March.",
-        {"elision"}, ["ellipsis hides 'not'"], id="ellipsis-hides-not"),
+        {"elision"}, ["ellipsis leaves out 'not', which holds 'not'"], id="ellipsis-hides-not"),
     pytest.param(
         "They said they would send extra staff, and they never did. The training was useful, but it was far too "
         "short.", "interview-02", "review", "reordered", "interview-02",

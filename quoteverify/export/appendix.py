@@ -108,27 +108,49 @@ def _method(manifest: Manifest) -> str:
         "where an ellipsis marks an omission (fragments in source order, at most "
         f"{align['max_gap_words']} source words per omission); any other quote was aligned word by word "
         f"against the {index['top_k']} best-scoring BM25 regions, in at most {align['max_pieces']} pieces, "
-        "so that splices and reorderings show as separate pieces. Each difference between a quote and its "
-        "source passage was named, and counted as benign only when a positive test showed it to be: "
-        "normalization (case, quotation marks, dashes, spacing, line breaks, a word hyphenated at a line end) "
-        "and punctuation; a timecode or the same speaker's label inside the quoted words; a British or American "
-        "spelling of the same word; the same number in another form (digits or words, a percent sign or the "
-        "word, a currency sign or its name, an abbreviated million or billion, an ordinal, a time of day); "
-        "[sic]; a bracket that changes only case, that inserts words without a negation, number, quantifier, "
-        "limiter, hedge, condition or reporting frame while replacing none, that puts a pronoun for a name or "
-        "noun phrase or shifts the speaker's pronoun to the third person, or that puts a noun phrase for a "
-        "pronoun or determiner — in every case naming only what (by word or stem) occurs in the "
-        f"{verdict['bracket_context_words']} words of the source before it; an ellipsis that leaves out whole "
-        "sentences of one speaker's turn, or words inside a sentence that carry no negation, number, "
-        "quantifier, limiter, hedge or modal, condition or exception, or reporting frame, never across a "
-        f"change of speaker and for at most {verdict['max_elided_words']} source words (the same test was "
-        "applied to the rest of a sentence cut by an ellipsis at the start or end of a quote)")
+        "so that splices and reorderings show as separate pieces. " + _contract(verdict))
+    return (text + _embedding(manifest) + _languages(manifest)
+            + "Quotes that could not be located were classed unverified.")
+
+
+def _contract(verdict: dict) -> str:
+    """The verdict contract as the run applied it: each benign difference and its test, and the severities."""
+    text = (
+        "Each difference between a quote and its source passage was named, and counted as benign only when a "
+        "positive test showed it to be: normalization (quotation marks, dashes, spacing, line breaks, a word "
+        "hyphenated at a line end) and punctuation that does not turn a question into a statement or back; a "
+        "change of case, except one that makes another word (a name or acronym for a common word) inside a "
+        "sentence of a quote and source written in mixed case; a timecode or the same speaker's label inside "
+        "the quoted words; a British or American spelling of the same word; the same number in another form "
+        "(digits or words, a percent sign or the word, a currency sign or its name, an abbreviated million or "
+        "billion, an ordinal, a time of day); [sic]; a bracket that changes only case, that inserts only "
+        "function words, that glosses the pronoun it follows with words the speaker has just said (after the "
+        "speaker's own pronoun: with the name on the speaker's label), that puts a pronoun for a name or noun "
+        "phrase, that shifts the speaker's pronoun to the third person where no other person is named before "
+        "it in the turn, or that puts a noun phrase for a third-person or demonstrative pronoun (not a "
+        "determiner) naming only what the speaker said in that sentence or the one before (at most "
+        f"{verdict['bracket_context_words']} words). What a quote leaves out counted as benign only when a test "
+        "showed it empty of content: under an ellipsis, whole sentences of one speaker's turn (of one "
+        "paragraph, where the transcript has no speaker labels) after which the kept sentence does not open "
+        "with a word that points back into them (this, that, it); fillers, also phrases such as 'you know' "
+        "where the transcript sets them off by punctuation, stutters, repeats, and false starts broken off and "
+        f"begun again (of up to {verdict['false_start_words']} words); or an aside set off by parentheses, "
+        "dashes, or commas after a relative pronoun or discourse marker, holding no negation, number, name, "
+        "quantifier, limiter, hedge, condition, contrast, correction or reporting frame; never across a change "
+        f"of speaker and for at most {verdict['max_elided_words']} source words. The rest of a sentence cut by "
+        "an ellipsis at a quote's start or end counted as benign only when it held no word of those classes; "
+        f"a quote of {verdict['excerpt_min_words']} words or more that starts or ends inside a sentence "
+        "without an ellipsis was sent to review when the rest of that sentence turns it (a contrast, "
+        "condition, correction or attribution within as many words as the quote has, at most "
+        f"{verdict['turning_reach_words']}, after it; a negation opening a clause after it; a negation, "
+        "attribution, frame of belief or condition just before it)")
     if verdict["edited_is_verified"]:
-        text += ("; and, as light edits, fillers and stutters left out, contractions spelt out or made, and "
-                 "slips of the keyboard: a spelling one edit from the source word (two in words of seven letters "
-                 "or more) that keeps its first letter and is itself no word of the language (below Zipf "
-                 f"frequency {_num(verdict['word_min_zipf'])} in the wordfreq word list), never in a name, "
-                 f"number or negation, in at most {verdict['edited_max_changes']:.0%} of the words. ")
+        text += ("; and, as light edits, fillers and stutters left out without an ellipsis, contractions spelt "
+                 "out or made, and slips of the keyboard: a spelling one edit from the source word (two in words "
+                 "of seven letters or more) that keeps its first letter, is written in one script and is no word "
+                 "of the language at any frequency (below Zipf frequency "
+                 f"{_num(verdict['word_min_zipf'])} in the wordfreq word list), never in a name, number or "
+                 f"negation, in at most {verdict['edited_max_changes']:.0%} of the words. ")
     else:
         text += (". Quotes with disfluencies left out, slips of the keyboard or contractions changed were sent "
                  "to review. ")
@@ -136,12 +158,17 @@ def _method(manifest: Manifest) -> str:
              "without one, no slip, bracket that replaces words, or ellipsis inside a sentence counted as benign. "
              f"A quote counted as located when at least {verdict['min_coverage']:.0%} of its words aligned with "
              "a source passage. ")
-    text += (
+    return text + (
         "Any other difference — a changed number, negation or name, a splice, a reordering, any other changed "
         f"word — or a fuzzy match ratio below {_num(verdict['min_match_ratio'])} sent a located quote to review, "
-        "as did a match in another document than the one named for the quote (misattribution). ")
-    return (text + _embedding(manifest) + _languages(manifest)
-            + "Quotes that could not be located were classed unverified.")
+        "as did a match in another document than the one named for the quote (misattribution). Every quote in "
+        "review was given a severity: high where a claim was altered or inverted (a changed number, negation or "
+        "name, a word exchanged, a bracket standing for other words than the source's, a splice, a reordering, "
+        "a misattribution, an ellipsis that joins two speakers' words or hides a negation or number); medium "
+        "where content was left out or put in (an omission no test showed empty, words dropped or added, a "
+        "bracket that adds content, a slip into another real word); low where the difference is cosmetic or "
+        "uncertain (a question made a statement, a case change that makes another word, a hyphen, a letter of "
+        "another script, only an intensifier left out, too many slips). ")
 
 
 def _embedding(manifest: Manifest) -> str:
