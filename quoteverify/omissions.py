@@ -3,20 +3,21 @@
 The verdict contract: a quote may leave source words out only where a test
 shows that what it leaves out holds no content the kept words depend on.
 
-- ``disfluent``: the words a speaker did not mean as content — fillers, stage
-  directions, repeats and filler phrases the transcript sets off by
+- ``disfluent`` (and ``left_out``, which judges a cut wherever it could equally
+  stand): the words a speaker did not mean as content — fillers, stage
+  directions, repeats, timecodes and filler phrases the transcript sets off by
   punctuation (", you know,"), all marked when the document is prepared
-  (tokenize.word_tokens); stutters
-  ("st start"), false starts broken off and begun again ("she was given --
-  she was given"), and the same speaker's label or timecode again.
-- ``aside``: words set off by parentheses, dashes, or commas with an aside
+  (tokenize.word_tokens); stutters ("st start"); false starts broken off and
+  begun again ("she was given -- she was given"); the same speaker's label again.
+- ``aside``: words ``set_off`` by parentheses, dashes, or commas with an aside
   opener (", which we discussed,"), holding no word of a contract class, no
   number and no name.
 - ``points_back``: a kept sentence after an ellipsis over whole sentences that
   opens by pointing back into them ("That ...", "It ...").
-- ``turning``: the rest of a sentence an excerpt cuts, when it holds a word
-  that turns the kept words (a contrast, a condition, a correction, an
-  attribution, a negation opening a clause; before the cut, also a hedge).
+- ``edge_shown``: the rest of a sentence an ellipsis at a quote's start or end
+  leaves out is fillers only, or a clause of its own joined by "and".
+- ``turning`` and ``corrects``: the rest of a sentence an excerpt cuts (or the
+  next sentence) holds a word that turns the kept words.
 
 Anything a test does not show empty is content: the reasons name its words.
 A language without a lexicon has no test but the prepared marks.
