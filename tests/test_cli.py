@@ -40,7 +40,12 @@ def test_verify_writes_jsonl_and_csv(corpus_dir: Path, quotes_csv: Path, tmp_pat
     result = invoke("verify", corpus_dir, quotes_csv, "-o", out_jsonl, "-o", out_csv, "--no-embed")
     assert result.exit_code == 0, result.output
     assert result.stdout == ""
-    assert SUMMARY.match(result.stderr.strip().splitlines()[-1])
+    *_, summary, wrote, next_step = result.stderr.strip().splitlines()
+    assert SUMMARY.match(summary)
+    # Every output named, and what to open next.
+    assert wrote == f"Wrote {out_jsonl} (results), {out_csv} (results)"
+    assert next_step == (f"Next: quoteverify report {out_jsonl} -o review.html, and open it to decide the 2 quotes "
+                         "in review or unverified")
     rows = [json.loads(line) for line in out_jsonl.read_text(encoding="utf-8").splitlines()]
     assert [(r["quote_id"], r["status"], r["match_type"]) for r in rows] == [
         ("q1", "verified", "exact"), ("q2", "review", "altered"), ("q3", "unverified", "unlocated")]
@@ -59,7 +64,10 @@ def test_without_output_jsonl_goes_to_stdout(corpus_dir: Path, quotes_csv: Path)
     assert result.exit_code == 0
     rows = [json.loads(line) for line in io.StringIO(result.stdout)]
     assert [r["quote_id"] for r in rows] == ["q1", "q2", "q3"]
-    assert SUMMARY.match(result.stderr.strip().splitlines()[-1])
+    *_, summary, next_step = result.stderr.strip().splitlines()
+    assert SUMMARY.match(summary)
+    assert next_step == ("Next: add -o results.html (a review page) or -o results.xlsx (a workbook) to decide the 2 "
+                         "quotes in review or unverified")
 
 
 def test_documents_as_files(corpus_dir: Path, quotes_csv: Path) -> None:
@@ -79,7 +87,7 @@ def test_fail_on(corpus_dir: Path, quotes_csv: Path, fail_on, code: int, said: s
     result = invoke(*args)
     assert result.exit_code == code
     lines = result.stderr.strip().splitlines()
-    assert SUMMARY.match(lines[-2] if said else lines[-1])
+    assert SUMMARY.match(lines[-3] if said else lines[-2])
     if said:
         assert lines[-1] == said
 
@@ -89,7 +97,9 @@ def test_fail_on_review_passes_when_all_verified(corpus_dir: Path, tmp_path: Pat
     path.write_text("quote\nThe committee did not approve the budget until March.\n", encoding="utf-8")
     result = invoke("verify", corpus_dir, path, "--no-embed", "--fail-on", "review")
     assert result.exit_code == 0
-    assert result.stderr.strip().splitlines()[-1].startswith("1 quotes: 1 verified, 0 review, 0 unverified (")
+    *_, summary, next_step = result.stderr.strip().splitlines()
+    assert summary.startswith("1 quote: 1 verified, 0 review, 0 unverified (")
+    assert next_step == "Next: nothing needs a decision: every quote is verified"
 
 
 def test_fail_on_unverified_ignores_review(corpus_dir: Path, tmp_path: Path) -> None:

@@ -142,7 +142,8 @@ def test_bad_files(tmp_path: Path, content: str, message: str) -> None:
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as error:
         load_config(tmp_path / "nope.yaml")
-    assert str(error.value) == f"{tmp_path / 'nope.yaml'}: config file not found; check the path given to --config"
+    # From Python: the path given as config=; the command line names --config (tests/test_cli.py).
+    assert str(error.value) == f"{tmp_path / 'nope.yaml'}: config file not found; check the path given to config="
 
 
 def test_columns_block_names_strings_only() -> None:

@@ -25,7 +25,7 @@ from quoteverify.errors import InputError
 from quoteverify.load import load_quotes
 from quoteverify.manifest import Embedding, InputChange, read_manifest
 from quoteverify.rows import csv_bytes, jsonl_bytes
-from quoteverify.types import MATCH_TYPES, STATUSES
+from quoteverify.types import MATCH_TYPES, SEVERITIES, STATUSES
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "data" / "example"
@@ -85,9 +85,11 @@ def test_manifest_records_the_run(project, monkeypatch):
 
     status = Counter(r["status"] for r in results)
     match_type = Counter(r["match_type"] for r in results)
+    severity = Counter(r["severity"] for r in results if r["status"] == "review")
     assert data["summary"] == {"quotes": len(results), "status": {s: status[s] for s in STATUSES},
                                "match_type": {m: match_type[m] for m in MATCH_TYPES},
-                               "cosine_quotes": 0, "cosine_mean": None}
+                               "cosine_quotes": 0, "cosine_mean": None,
+                               "severity": {s: severity[s] for s in SEVERITIES}}
     assert list(data["summary"]["status"]) == list(STATUSES)
 
     environment = data["environment"]
