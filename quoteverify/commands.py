@@ -447,7 +447,14 @@ def rerun(request: RerunRequest, console: Console) -> Outcome:
         outputs = _rerun_inputs(request, manifest, console)
         result = application.rerun(manifest, base=base, progress=console.progress)
         _warn(console, result.warnings)
+        # A repeat of the recorded run carries no decisions (its results must be the run's), but keeps an output
+        # reviewed since beside it.
+        held = [h for h in (held_decisions(o, when=datetime.now(timezone.utc)) for o in outputs) if h is not None]
+        for h in held:
+            console.say(h.said(carried=False, previous=None, repeat=True))
         with output_transaction() as written:
+            for h in held:
+                written.keep(h.path, h.backup)
             _write_outputs(result, outputs, console)
             if request.new_manifest is not None:
                 table = manifest.quotes

@@ -153,10 +153,12 @@ class Held:
     def decided(self) -> int:
         return sum(1 for q in self.review.quotes if q.decision or q.reviewer_note)
 
-    def said(self, *, carried: bool, previous: Path | None = None) -> str:
+    def said(self, *, carried: bool, previous: Path | None = None, repeat: bool = False) -> str:
         """The line that says what becomes of these decisions."""
         what = f"{self.path} holds the decisions or notes of {plural(self.decided, 'quote')}"
-        if carried:
+        if repeat:
+            how = "a rerun repeats the recorded run and carries none"
+        elif carried:
             how = f"carried into this run, as --previous {self.path} would"
         elif previous is not None:
             how = f"this run carries those of --previous {previous} instead"

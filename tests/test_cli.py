@@ -247,3 +247,18 @@ def test_python_dash_m() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Usage: python -m quoteverify [OPTIONS] COMMAND [ARGS]...")
     assert re.search(r"^\s+verify\s", done.stdout, re.MULTILINE)
+
+
+def test_the_summary_counts_review_by_severity() -> None:
+    """The one-line summary gives the quotes in review by severity, once classify rates them."""
+    from quoteverify import commands, load_config
+    from quoteverify.types import QuoteResult, Run
+
+    said: list[str] = []
+    console = commands.Console(say=said.append, echo=said.append, write=lambda data: None)
+    results = [QuoteResult("q1", "a", 2, status="review", severity="high"),
+               QuoteResult("q2", "b", 3, status="review", severity="low"),
+               QuoteResult("q3", "c", 4, status="review", severity="high"),
+               QuoteResult("q4", "d", 5, status="verified")]
+    commands._summary(Run(results, (), load_config(), None), 0.0, console)
+    assert re.fullmatch(r"4 quotes: 1 verified, 3 review \(2 high, 1 low\), 0 unverified \(\d+\.\d s\)", said[0])
