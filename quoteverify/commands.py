@@ -200,12 +200,18 @@ def _wrote(request: VerifyRequest, results: Sequence[QuoteResult], console: Cons
 def _next_step(outputs: Sequence[Path], results: Sequence[QuoteResult]) -> str:
     """What to open next: the review page, else the workbook, else how to make one."""
     to_decide = sum(r.status != "verified" for r in results)
+    undecided = sum(r.status != "verified" and not r.decision for r in results)
     if not results:
         return "Next: nothing to decide: the quote table holds no quotes"
     if not to_decide:
         return "Next: nothing needs a decision: every quote is verified"
+    if not undecided:
+        return ("Next: nothing left to decide: " + ("the quote in review or unverified is" if to_decide == 1 else
+                f"all {to_decide} quotes in review or unverified are") + " decided")
     them = f"the {plural(to_decide, 'quote')} in review or unverified" if to_decide > 1 else \
         "the quote in review or unverified"
+    if undecided < to_decide:
+        them = f"the {undecided} still undecided of {them}"
     by_kind = {o.suffix.lower(): o for o in reversed(outputs)}
     if ".html" in by_kind:
         also = f" (or {by_kind['.xlsx']} in a spreadsheet)" if ".xlsx" in by_kind else ""
@@ -213,7 +219,8 @@ def _next_step(outputs: Sequence[Path], results: Sequence[QuoteResult]) -> str:
     if ".xlsx" in by_kind:
         return f"Next: open {by_kind['.xlsx']} to decide {them} (the Guide sheet says how)"
     if ".jsonl" in by_kind:
-        return f"Next: quoteverify report {by_kind['.jsonl']} -o review.html, and open it to decide {them}"
+        page = by_kind[".jsonl"].with_suffix(".html")
+        return f"Next: quoteverify report {by_kind['.jsonl']} -o {page}, and open it to decide {them}"
     return f"Next: add -o results.html (a review page) or -o results.xlsx (a workbook) to decide {them}"
 
 

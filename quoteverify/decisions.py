@@ -94,13 +94,15 @@ class Review:
 
     def summary(self) -> str:
         """How many quotes, how many need a decision (those not verified), and how far they are decided."""
-        counts = Counter(q.decision for q in self.quotes if q.decision)
+        to_decide = [q for q in self.quotes if q.status != "verified"]
+        counts = Counter(q.decision for q in to_decide if q.decision)
         empty = sum(q.problem == EMPTY for q in self.quotes)
         invalid = len(self.problems) - empty
-        to_decide = sum(q.status != "verified" for q in self.quotes)
         decided = ", ".join(f"{counts[d]} {d}" for d in DECISIONS)
-        return (f"{self.path}: {plural(len(self.quotes), 'quote')}, {to_decide} to decide (review or unverified): "
-                f"{decided}; {empty} undecided, {invalid} invalid")
+        line = (f"{self.path}: {plural(len(self.quotes), 'quote')}, {len(to_decide)} to decide (review or "
+                f"unverified): {decided}; {empty} undecided, {invalid} invalid")
+        verified = sum(1 for q in self.quotes if q.status == "verified" and q.decision)
+        return line + (f"; and {plural(verified, 'decision')} on verified quotes" if verified else "")
 
 
 def _unprotect(text: str) -> str:

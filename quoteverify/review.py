@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
@@ -181,6 +182,8 @@ def held_decisions(path: Path, *, when: datetime, limits: ArchiveLimits | None =
     """The decisions an existing output file holds, or None when it holds none (or is no file that can)."""
     if path.suffix.lower() not in HOLDING or not path.is_file():
         return None
+    if path.suffix.lower() == ".jsonl" and not _any_decision(path):
+        return None  # a results JSONL of 100,000 quotes, none decided: not worth parsing
     try:
         review = (read_jsonl_decisions(path) if path.suffix.lower() == ".jsonl"
                   else read_review(path, limits=limits))
@@ -189,6 +192,14 @@ def held_decisions(path: Path, *, when: datetime, limits: ArchiveLimits | None =
     if not any(q.decision or q.reviewer_note for q in review.quotes):
         return None
     return Held(path, review, backup_name(path, when))
+
+
+def _any_decision(path: Path) -> bool:
+    """Whether a JSONL holds a decision or note that is not empty, looked for in its bytes."""
+    try:
+        return re.search(rb'"(?:decision|reviewer_note)": ?"[^"]', path.read_bytes()) is not None
+    except OSError:
+        return False
 
 
 # Invalid or conflicting rows named in what --previous prints; all are counted.

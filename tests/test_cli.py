@@ -44,8 +44,8 @@ def test_verify_writes_jsonl_and_csv(corpus_dir: Path, quotes_csv: Path, tmp_pat
     assert SUMMARY.match(summary)
     # Every output named, and what to open next.
     assert wrote == f"Wrote {out_jsonl} (results), {out_csv} (results)"
-    assert next_step == (f"Next: quoteverify report {out_jsonl} -o review.html, and open it to decide the 2 quotes "
-                         "in review or unverified")
+    assert next_step == (f"Next: quoteverify report {out_jsonl} -o {out_jsonl.with_suffix('.html')}, and open it to "
+                         "decide the 2 quotes in review or unverified")
     rows = [json.loads(line) for line in out_jsonl.read_text(encoding="utf-8").splitlines()]
     assert [(r["quote_id"], r["status"], r["match_type"]) for r in rows] == [
         ("q1", "verified", "exact"), ("q2", "review", "altered"), ("q3", "unverified", "unlocated")]

@@ -176,3 +176,40 @@ def test_the_notebook_uses_the_readmes_api() -> None:
         for name in (n.strip() for n in names.split(",")):
             assert re.search(rf"\b{re.escape(name)}\b", section), f"the notebook uses {module}.{name}; the README does not"
     assert "jupyter notebook notebooks/worked_example.ipynb" in section
+
+
+def _section(title: str) -> str:
+    return _readme().split(f"## {title}\n", 1)[1].split("\n## ", 1)[0]
+
+
+@pytest.fixture
+def example_copy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A folder laid out as the repository is, for the README's commands, run there as a user would."""
+    import shutil
+
+    shutil.copytree(ROOT / "data" / "example", tmp_path / "data" / "example")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@pytest.mark.parametrize("title", ["Decisions: read back and carried to the next run", "A reproducible appendix"])
+def test_readme_workflows_run(example_copy: Path, title: str) -> None:
+    """The commands of a README section, after the demo, as written (verify without the model, for speed)."""
+    commands = [_demo_command()]
+    for block in re.findall(r"```bash\n(.*?)```", _section(title), re.S):
+        for line in block.splitlines():
+            if line.startswith("mkdir -p "):
+                (example_copy / line.split()[-1]).mkdir(parents=True, exist_ok=True)
+            elif line.startswith("quoteverify "):
+                commands.append(shlex.split(line)[1:])
+    assert len(commands) > 2
+    for args in commands:
+        result = CliRunner().invoke(main, args + (["--no-embed"] if args[0] == "verify" else []))
+        assert result.exit_code == 0, (args, result.output)
+
+
+def test_readme_python_runs(example_copy: Path) -> None:
+    """The code of "From Python", as written."""
+    code = "\n".join(re.findall(r"```python\n(.*?)```", _section("From Python"), re.S))
+    exec(compile(code, "README.md", "exec"), {})
+    assert sorted(p.name for p in (example_copy / "out").iterdir()) == ["appendix.md", "results.xlsx", "run.json"]

@@ -415,8 +415,10 @@ def test_review_round_trip(workbook):
     assert by_id["q3"].problem.startswith("invalid decision 'maybe'")
     assert by_id["q4"].problem == "empty decision"
     assert [q.quote_id for q in review.problems] == [q.quote_id for q in review.quotes if q.quote_id in ("q3", "q4")]
-    assert review.summary() == (f"{workbook}: 4 quotes, 3 to decide (review or unverified): 1 accept, 1 reject, "
-                                "0 fix quote, 0 fix source; 1 undecided, 1 invalid")
+    # Counted among the quotes to decide; q2's accept is on a verified quote, said apart.
+    assert review.summary() == (f"{workbook}: 4 quotes, 3 to decide (review or unverified): 0 accept, 1 reject, "
+                                "0 fix quote, 0 fix source; 1 undecided, 1 invalid; and 1 decision on verified "
+                                "quotes")
 
 
 def test_review_survives_sorting_by_the_reviewer(workbook):
@@ -436,8 +438,8 @@ def test_review_cli_writes_jsonl_and_reports_problem_rows(workbook, tmp_path):
     assert outcome.exit_code == 0, outcome.output
     # Problem rows in sheet order: worst first, so q4 (unverified) in row 2, then q3 (review, after q1).
     assert outcome.stderr.splitlines() == [
-        f"{workbook}: 4 quotes, 3 to decide (review or unverified): 1 accept, 0 reject, 0 fix quote, "
-        "1 fix source; 1 undecided, 1 invalid",
+        f"{workbook}: 4 quotes, 3 to decide (review or unverified): 0 accept, 0 reject, 0 fix quote, "
+        "1 fix source; 1 undecided, 1 invalid; and 1 decision on verified quotes",
         "  Quotes!G2 (quote_id q4): empty decision",
         "  Quotes!G4 (quote_id q3): invalid decision 'acept'; use one of accept, reject, fix quote, fix source",
     ]
@@ -719,3 +721,28 @@ def test_review_keeps_a_decisions_file_it_would_replace(tmp_path):
     assert outcome.exit_code == 2
     assert outcome.stderr == (f"Error: {out}: is also an input of this run and would be replaced; choose another "
                               "output name\n")
+
+
+def test_the_next_step_counts_what_is_still_undecided(tmp_path):
+    runner, args, workbook = reviewed_run(tmp_path)  # q1 (review) rejected; q3 (review) and q4 (unverified) not
+    outcome = runner.invoke(main, args)
+    assert outcome.stderr.splitlines()[-1] == (f"Next: open {workbook} to decide the 2 still undecided of the 3 "
+                                               "quotes in review or unverified (the Guide sheet says how)")
+    fill_in(workbook, {"q3": ("fix quote", None), "q4": ("reject", "invented")})
+    outcome = runner.invoke(main, args)
+    assert outcome.stderr.splitlines()[-1] == ("Next: nothing left to decide: all 3 quotes in review or unverified "
+                                               "are decided")
+
+
+def test_results_that_carry_decisions_carry_them_again(tmp_path):
+    """A results JSONL holds the decisions a run carried: running over it carries them again, and keeps it."""
+    runner, args, workbook = reviewed_run(tmp_path)
+    jsonl = tmp_path / "results.jsonl"
+    jsonl_args = [*args[:-1], str(jsonl)]  # the same run, written to results.jsonl instead
+    assert runner.invoke(main, [*jsonl_args, "--previous", str(workbook)]).exit_code == 0
+    outcome = runner.invoke(main, jsonl_args)
+    assert outcome.exit_code == 0, outcome.output
+    assert outcome.stderr.splitlines()[0].startswith(f"{jsonl} holds the decisions or notes of 2 quotes: carried")
+    rows = {r["quote_id"]: r for r in map(json.loads, jsonl.read_text().splitlines())}
+    assert (rows["q1"]["decision"], rows["q4"]["reviewer_note"]) == ("reject", "ask the author")
+    assert len(list(tmp_path.glob("results.before-*.jsonl"))) == 1

@@ -152,8 +152,9 @@ def test_review_reads_a_json_decisions_file(tmp_path, example_run):
     lines = outcome.stderr.splitlines()
     # Only quotes in review or unverified need a decision (Q01 and Q02 are verified).
     to_decide = [(k, r.quote_id) for k, r in enumerate(results, start=1) if r.status != "verified"]
-    assert lines[0] == (f"{path}: 19 quotes, {len(to_decide)} to decide (review or unverified): 1 accept, 0 reject, "
-                        f"0 fix quote, 0 fix source; {len(to_decide)} undecided, 1 invalid")
+    assert lines[0] == (f"{path}: 19 quotes, {len(to_decide)} to decide (review or unverified): 0 accept, 0 reject, "
+                        f"0 fix quote, 0 fix source; {len(to_decide)} undecided, 1 invalid; and 1 decision on "
+                        "verified quotes")
     assert lines[1:3] == [
         "  decision 2 (quote_id Q02): invalid decision 'maybe'; use one of accept, reject, fix quote, fix source",
         f"  decision {to_decide[0][0]} (quote_id {to_decide[0][1]}): empty decision"]
