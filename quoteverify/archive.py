@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import load_config
-from .errors import InputError
+from .errors import InputError, option
 
 # Members smaller than this may compress as well as they like: a ratio only betrays a bomb at size.
 RATIO_FLOOR = 1 << 20
@@ -56,23 +56,28 @@ def check_archive(path: Path, data: bytes | Path, limits: ArchiveLimits, *, tota
         return
     if len(members) > limits.max_members:
         raise InputError(f"{path}: refused: it holds {len(members):,} files, more than the limit of "
-                         f"{limits.max_members:,} (limits.max_members in --config)")
+                         f"{limits.max_members:,} (limits.max_members in {_in_config()})")
     for member in members:
         if member.filename == SHARED_STRINGS and member.file_size > limits.max_shared_strings_bytes:
             raise InputError(f"{path}: refused: its shared strings would unzip to {_bytes(member.file_size)}, "
                              f"more than the limit of {_bytes(limits.max_shared_strings_bytes)} "
-                             "(limits.max_shared_strings_bytes in --config)")
+                             f"(limits.max_shared_strings_bytes in {_in_config()})")
     unzipped = sum(m.file_size for m in members)
     if total and unzipped > limits.max_unzipped_bytes:
         raise InputError(f"{path}: refused: it would unzip to {_bytes(unzipped)}, more than the limit of "
-                         f"{_bytes(limits.max_unzipped_bytes)} (limits.max_unzipped_bytes in --config), "
+                         f"{_bytes(limits.max_unzipped_bytes)} (limits.max_unzipped_bytes in {_in_config()}), "
                          "as zip bombs do")
     for member in members:
         ratio = member.file_size / max(1, member.compress_size)
         if member.file_size > RATIO_FLOOR and ratio > limits.max_ratio:
             raise InputError(f"{path}: refused: {member.filename} would unzip to {ratio:,.0f} times its "
                              f"compressed size, more than the limit of {limits.max_ratio:g} "
-                             "(limits.max_ratio in --config), as zip bombs do")
+                             f"(limits.max_ratio in {_in_config()}), as zip bombs do")
+
+
+def _in_config() -> str:
+    """Where a limit is raised: the --config file on the command line, the config given to Python."""
+    return option("--config", "the config")
 
 
 def is_xml_bomb(exc: BaseException) -> bool:
@@ -92,4 +97,4 @@ def check_columns(path: Path, row: int, cells: int, limits: ArchiveLimits) -> No
     """Refuse a worksheet row wider than the limit, whatever its ``<dimension>`` claims."""
     if cells > limits.max_columns:
         raise InputError(f"{path}: refused: row {row} has {cells:,} columns, more than the limit of "
-                         f"{limits.max_columns:,} (limits.max_columns in --config)")
+                         f"{limits.max_columns:,} (limits.max_columns in {_in_config()})")

@@ -9,7 +9,7 @@ import click
 
 from . import commands
 from .commands import FAIL_ON, Outcome
-from .errors import QuoteverifyError
+from .errors import COMMAND_LINE, QuoteverifyError
 from .store import RECHECK_BELOW
 from .terminal import command_line, console
 from .version import __version__
@@ -20,7 +20,11 @@ class _Group(click.Group):
     unexpected OSError (a folder that cannot be listed, a full disk) end as a one-line error with exit code 2,
     not as a traceback; a Ctrl-C says truly what was written, with exit code 130."""
 
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return list(self.commands)  # as defined, verify first: --help lists the main command at the top
+
     def invoke(self, ctx: click.Context):
+        token = COMMAND_LINE.set(True)  # messages name the options (--quote-col), not Python's config keys
         try:
             outcome = super().invoke(ctx)
         except BrokenPipeError:
@@ -34,6 +38,8 @@ class _Group(click.Group):
                 message = f"{exc.filename}: {exc.strerror}"
             click.echo("Error: " + " ".join(message.splitlines()), err=True)  # one line, whatever the library said
             sys.exit(2)
+        finally:
+            COMMAND_LINE.reset(token)
         if isinstance(outcome, Outcome) and outcome.exit_code:
             sys.exit(outcome.exit_code)  # --fail-on was hit
         return outcome
@@ -100,9 +106,8 @@ def main() -> None:
 def verify(**options: Any) -> Outcome:
     """Verify the quotes in QUOTES against the documents DOCS (files or folders).
 
-    A REFI-QDA project (.qdpx) can be DOCS (its sources), QUOTES (its coded
-    segments) or both: given alone, its coded segments are checked against
-    its own sources.
+    A REFI-QDA project (.qdpx) can be DOCS (its sources), QUOTES (its coded segments) or
+    both: given alone, its coded segments are checked against its own sources.
 
     \b
     quoteverify verify DOCS... QUOTES -o results.xlsx -o results.jsonl
@@ -121,8 +126,7 @@ def review(**options: Any) -> Outcome:
     """Read the decisions and notes back from a reviewed triage WORKBOOK.
 
     WORKBOOK may also be a decisions file saved by the review page (-o report.html): .json or .csv.
-
-    Prints a one-line summary and the rows whose decision is empty or invalid.
+    Prints a one-line summary and the quotes still to decide (review or unverified) or decided wrongly.
 
     \b
     quoteverify review results.xlsx -o reviewed.jsonl
@@ -138,8 +142,8 @@ def review(**options: Any) -> Outcome:
 def report(**options: Any) -> Outcome:
     """Write the review page for RESULTS, the JSONL a run wrote: every quote beside its source.
 
-    The same page as 'verify ... -o report.html'. Decisions made on it are
-    saved as a file that 'quoteverify review' and 'verify --previous' read.
+    The same page as 'verify ... -o report.html'. Decisions made on it are saved as a
+    file that 'quoteverify review' and 'verify --previous' read.
 
     \b
     quoteverify report results.jsonl -o report.html
@@ -160,12 +164,10 @@ def report(**options: Any) -> Outcome:
 def rerun(**options: Any) -> Outcome:
     """Repeat the run recorded in MANIFEST (written by verify --manifest).
 
-    Same document files (those listed, not whatever the folders hold now),
-    quote table and config; the outputs the manifest records unless -o is
-    given. First compares the sha256 of every input (documents, quote table,
-    model weights) with the manifest's: if any changed or is gone, lists them
-    and stops with exit code 2, running nothing, unless --allow-changed. At the
-    end, says whether the results are identical to the recorded ones.
+    Same document files (those listed, not whatever the folders hold now), quote table and config; the
+    outputs the manifest records unless -o is given. First compares the sha256 of every input (documents,
+    quote table, model weights) with the manifest's: if any changed or is gone, lists them and stops with
+    exit code 2, running nothing, unless --allow-changed. At the end, says whether the results are identical.
 
     \b
     quoteverify rerun run.json
@@ -183,8 +185,7 @@ def rerun(**options: Any) -> Outcome:
 def appendix(**options: Any) -> Outcome:
     """Write a methods paragraph and a table of quotes for a paper's appendix.
 
-    RESULTS is the JSONL a run wrote; every setting and count in the text
-    comes from that run and its manifest.
+    RESULTS is the JSONL a run wrote; every setting and count in the text comes from that run and its manifest.
 
     \b
     quoteverify appendix results.jsonl --manifest run.json -o appendix.md
@@ -204,9 +205,8 @@ def appendix(**options: Any) -> Outcome:
 def extract(**options: Any) -> Outcome:
     """Pull the quoted passages out of a MANUSCRIPT (.docx, .md, .txt) into a quote table.
 
-    Quotes in “...” or "..." and block quotes, each with the participant tag
-    that follows it, such as (P3), as its speaker. Prints a one-line summary
-    with the short phrases and citations skipped.
+    Quotes in “...” or "..." and block quotes, each with the participant tag that follows it,
+    such as (P3), as its speaker. Prints a one-line summary with the short phrases and citations skipped.
 
     \b
     quoteverify extract paper.docx -o quotes.csv

@@ -34,11 +34,19 @@ from .language import known_codes
 from .lexicon import AUTO
 from .load import LoadedQuotes
 from .manifest import Manifest, read_manifest, results_sha256
-from .review import carry_decisions, read_previous, read_review, review_bytes, write_review
+from .review import (
+    Held,
+    carry_decisions,
+    held_decisions,
+    read_previous,
+    read_review,
+    review_bytes,
+    write_review,
+)
 from .rows import jsonl_bytes
 from .store import RECHECK_BELOW, Store, open_store
 from .transaction import OutputTransaction, check_output_path, output_transaction
-from .types import Progress, QuoteResult, Run, count_by_status
+from .types import Progress, QuoteResult, Run, count_by_severity, count_by_status
 from .version import __version__
 from .wording import plural
 
@@ -167,9 +175,53 @@ def _write_findings(request: VerifyRequest, results: list[QuoteResult], checked_
 
 def _summary(result: Run, started: float, console: Console) -> None:
     counts = count_by_status(result.results)
+    severities = ", ".join(f"{n} {s}" for s, n in count_by_severity(result.results).items() if n)
     elapsed = time.perf_counter() - started
-    console.say(f"{len(result.results)} quotes: {counts['verified']} verified, {counts['review']} review, "
-                f"{counts['unverified']} unverified ({elapsed:.1f} s)")
+    console.say(f"{plural(len(result.results), 'quote')}: {counts['verified']} verified, {counts['review']} review"
+                f"{f' ({severities})' if severities else ''}, {counts['unverified']} unverified ({elapsed:.1f} s)")
+
+
+# What each kind of output is, in the line that names what a run wrote.
+OUTPUT_KINDS = {".xlsx": "triage workbook", ".html": "review page", ".jsonl": "results", ".csv": "results"}
+
+
+def _wrote(request: VerifyRequest, results: Sequence[QuoteResult], console: Console) -> None:
+    """Name every file the run wrote, and what to open next."""
+    named = [f"{o} ({OUTPUT_KINDS.get(o.suffix.lower(), 'results')})" for o in request.outputs]
+    named += [f"{path} ({what})" for path, what in ((request.manifest_path, "manifest"),
+                                                     (request.findings_path, "findings"),
+                                                     (request.report_path, "findings report"),
+                                                     (request.cards_path, "claim cards")) if path is not None]
+    if named:
+        console.say("Wrote " + ", ".join(named))
+    console.say(_next_step(request.outputs, results))
+
+
+def _next_step(outputs: Sequence[Path], results: Sequence[QuoteResult]) -> str:
+    """What to open next: the review page, else the workbook, else how to make one."""
+    to_decide = sum(r.status != "verified" for r in results)
+    undecided = sum(r.status != "verified" and not r.decision for r in results)
+    if not results:
+        return "Next: nothing to decide: the quote table holds no quotes"
+    if not to_decide:
+        return "Next: nothing needs a decision: every quote is verified"
+    if not undecided:
+        return ("Next: nothing left to decide: " + ("the quote in review or unverified is" if to_decide == 1 else
+                f"all {to_decide} quotes in review or unverified are") + " decided")
+    them = f"the {plural(to_decide, 'quote')} in review or unverified" if to_decide > 1 else \
+        "the quote in review or unverified"
+    if undecided < to_decide:
+        them = f"the {undecided} still undecided of {them}"
+    by_kind = {o.suffix.lower(): o for o in reversed(outputs)}
+    if ".html" in by_kind:
+        also = f" (or {by_kind['.xlsx']} in a spreadsheet)" if ".xlsx" in by_kind else ""
+        return f"Next: open {by_kind['.html']} in a browser to decide {them}{also}"
+    if ".xlsx" in by_kind:
+        return f"Next: open {by_kind['.xlsx']} to decide {them} (the Guide sheet says how)"
+    if ".jsonl" in by_kind:
+        page = by_kind[".jsonl"].with_suffix(".html")
+        return f"Next: quoteverify report {by_kind['.jsonl']} -o {page}, and open it to decide {them}"
+    return f"Next: add -o results.html (a review page) or -o results.xlsx (a workbook) to decide {them}"
 
 
 def _verify_paths(request: VerifyRequest) -> tuple[Path, ...]:
@@ -222,6 +274,28 @@ def _load_quotes(request: VerifyRequest, path: Path, config: Config, console: Co
     return quotes, columns_said
 
 
+def _held(request: VerifyRequest, checked_at: datetime, config: Config) -> tuple[Held, ...]:
+    """The outputs that already hold a reviewer's decisions: each is carried or kept, never lost."""
+    found = (held_decisions(o, when=checked_at, limits=ArchiveLimits.of(config)) for o in request.outputs)
+    return tuple(h for h in found if h is not None)
+
+
+def _previous(request: VerifyRequest, held: tuple[Held, ...], config: Config) -> tuple[Review | None, Path | None]:
+    """The decisions to carry and where they come from: --previous, else an output that holds some (a workbook
+    reviewed since the last run, written over by this one)."""
+    if request.previous is not None:
+        return read_previous(request.previous, limits=ArchiveLimits.of(config)), request.previous
+    for h in sorted(held, key=lambda h: h.path.suffix.lower() != ".xlsx"):  # the workbook first
+        if h.review.has_fingerprints:
+            return h.review, h.path
+    return None, None
+
+
+def _say_held(held: tuple[Held, ...], previous: Path | None, console: Console) -> None:
+    for h in held:
+        console.say(h.said(carried=h.path == previous, previous=previous))
+
+
 def _carry(result: Run, review: Review | None, previous: Path | None, *, quiet: bool, console: Console) -> None:
     """--previous: the reviewer's decisions carried into this run's results."""
     if review is None or previous is None:
@@ -264,6 +338,8 @@ class _Prepared:
     quotes: LoadedQuotes
     columns_said: bool
     review: Review | None
+    previous: Path | None  # where ``review`` was read: --previous, or an output that holds decisions
+    held: tuple[Held, ...]  # outputs holding decisions, kept beside them when replaced
     store: Store | None
     run: Callable[..., Run]  # the pipeline, here or on a cluster
     checked_at: datetime
@@ -271,20 +347,24 @@ class _Prepared:
 
 def _prepare(request: VerifyRequest, paths: tuple[Path, ...], checked_at: datetime, console: Console) -> _Prepared:
     """Everything that can fail before the run, checked before it: outputs, config, quotes, --previous, store."""
-    # Outputs first: a typo in a path must fail before the (long) run, and no input is ever overwritten.
-    inputs = [*paths, *(p for p in (request.config_path, request.previous) if p is not None)]
+    # Outputs first: a typo in a path must fail before the (long) run, and no input is ever overwritten
+    # (--previous may be an output: it is read first, and kept beside it when replaced).
+    inputs = [*paths, *(p for p in (request.config_path,) if p is not None)]
+    if request.previous is not None and all(o.resolve() != request.previous.resolve() for o in request.outputs):
+        inputs.append(request.previous)
     _check_outputs(inputs, [*((o, FORMATS) for o in request.outputs), (request.manifest_path, None)])
     run: Callable[..., Run] = (pipeline.run if request.cluster is None
                                else partial(run_on_cluster, cluster=parse_cluster(request.cluster)))
     config = _verify_config(request)
     quotes, columns_said = _load_quotes(request, paths[-1], config, console)
     # Read before the (long) run so that a bad workbook or store fails at once.
-    review = read_previous(request.previous, limits=ArchiveLimits.of(config)) if request.previous else None
+    held = _held(request, checked_at, config)
+    review, previous = _previous(request, held, config)
     _check_outputs(inputs, [(request.findings_path, FINDINGS_FORMATS), (request.report_path, REPORT_FORMATS),
                             (request.cards_path, CARDS_FORMATS)])
     store = (open_store(request.store_target, busy_seconds=config.store.busy_seconds)
              if request.store_target is not None or request.record else None)
-    return _Prepared(paths, config, quotes, columns_said, review, store, run, checked_at)
+    return _Prepared(paths, config, quotes, columns_said, review, previous, held, store, run, checked_at)
 
 
 def _run(request: VerifyRequest, ready: _Prepared, console: Console) -> Run:
@@ -293,7 +373,8 @@ def _run(request: VerifyRequest, ready: _Prepared, console: Console) -> Run:
     result = ready.run(list(ready.paths[:-1]), ready.quotes, ready.config, progress=console.progress,
                        cache_dir=cache_dir)
     _warn(console, result.warnings)
-    _carry(result, ready.review, request.previous, quiet=request.quiet, console=console)
+    _say_held(ready.held, ready.previous, console)
+    _carry(result, ready.review, ready.previous, quiet=request.quiet, console=console)
     return result
 
 
@@ -319,6 +400,8 @@ def verify(request: VerifyRequest, console: Console) -> Outcome:
         result = _run(request, ready, console)
         # One transaction: every output complete, and the run recorded, before any file is replaced.
         with output_transaction() as written:
+            for held in ready.held:
+                written.keep(held.path, held.backup)
             _write(request, ready, result, console)
     except KeyboardInterrupt:
         raise _interrupted(written) from None
@@ -328,6 +411,7 @@ def verify(request: VerifyRequest, console: Console) -> Outcome:
         if ready.quotes.used and not ready.columns_said:
             console.say(ready.quotes.describe_columns())
         _summary(result, started, console)
+        _wrote(request, result.results, console)
     return Outcome(_fail_on(result.results, request.fail_on, console), result)
 
 
@@ -370,7 +454,14 @@ def rerun(request: RerunRequest, console: Console) -> Outcome:
         outputs = _rerun_inputs(request, manifest, console)
         result = application.rerun(manifest, base=base, progress=console.progress)
         _warn(console, result.warnings)
+        # A repeat of the recorded run carries no decisions (its results must be the run's), but keeps an output
+        # reviewed since beside it.
+        held = [h for h in (held_decisions(o, when=datetime.now(timezone.utc)) for o in outputs) if h is not None]
+        for h in held:
+            console.say(h.said(carried=False, previous=None, repeat=True))
         with output_transaction() as written:
+            for h in held:
+                written.keep(h.path, h.backup)
             _write_outputs(result, outputs, console)
             if request.new_manifest is not None:
                 table = manifest.quotes
@@ -430,7 +521,18 @@ def review(request: ReviewRequest, console: Console) -> Outcome:
     """``quoteverify review``: the decisions of a reviewed workbook out as a file; its problem rows said."""
     reviewed = read_review(request.workbook)
     if request.output is not None:
-        write_review(request.output, reviewed)
+        check_output_path(request.output, inputs=[request.workbook])
+        # An output that holds other decisions (an earlier review, a page's decisions file) is kept beside it.
+        held = held_decisions(request.output, when=datetime.now(timezone.utc))
+        if held is not None and held.path.read_bytes() != review_bytes(reviewed, suffix=held.path.suffix.lower()):
+            console.say(f"{held.path} holds the decisions or notes of {plural(held.decided, 'quote')}; when it is "
+                        f"replaced, the old file is kept as {held.backup}")
+        else:
+            held = None
+        with output_transaction() as written:
+            if held is not None:
+                written.keep(held.path, held.backup)
+            write_review(request.output, reviewed)
     else:
         console.write(review_bytes(reviewed, suffix=".jsonl"))
     console.say(reviewed.summary())

@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from .errors import ConfigError
+from .errors import ConfigError, option
 from .lexicon import AUTO, LANGUAGE_CODES
 
 
@@ -233,7 +233,8 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        raise ConfigError(f"{path}: config file not found; check the path given to --config") from None
+        raise ConfigError(f"{path}: config file not found; check the path given to "
+                          f"{option('--config', 'config=')}") from None
     except (yaml.YAMLError, UnicodeDecodeError) as exc:
         reason = str(exc).splitlines()[0]
         raise ConfigError(f"{path}: not valid YAML ({reason}); fix the syntax") from None

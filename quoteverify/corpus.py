@@ -118,7 +118,7 @@ class Source:
     def turns(self) -> Turns:
         """The document's transcript turns (speaker labels, or a subtitle file's cues), built on first use."""
         if self._turns is None:
-            self._turns = Turns(self.document.text, cues=self.document.cues)
+            self._turns = Turns(self.document.text, cues=self.document.cues, title=self.document.doc_id)
         return self._turns
 
     def turn_at(self, offset: int) -> Turn | None:

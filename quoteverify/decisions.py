@@ -20,12 +20,13 @@ import csv
 import io
 import json
 from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from .errors import InputError
-from .types import DECISIONS
+from .types import DECISIONS, QuoteResult, fingerprint
+from .wording import plural
 
 # The columns of `quoteverify review -o reviewed.jsonl|.csv`, in this order.
 REVIEW_COLUMNS = ("quote_id", "row", "cell", "status", "decision", "reviewer_note", "problem")
@@ -45,10 +46,20 @@ def parse_decision(value: Any) -> tuple[str, str]:
     raw = "" if value is None else str(value)
     key = " ".join(raw.replace("_", " ").replace("-", " ").split()).casefold()
     if not key:
-        return "", "empty decision"
+        return "", EMPTY
     if key in DECISIONS:
         return key, ""
     return "", f"invalid decision {raw.strip()!r}; use one of {', '.join(DECISIONS)}"
+
+
+EMPTY = "empty decision"
+
+
+def decision_problem(value: Any, status: str) -> tuple[str, str]:
+    """parse_decision() for a quote of ``status``: a verified quote needs no decision, so an empty one is none
+    of its problems."""
+    decision, problem = parse_decision(value)
+    return decision, "" if problem == EMPTY and status == "verified" else problem
 
 
 @dataclass(frozen=True)
@@ -82,11 +93,16 @@ class Review:
         return tuple(q for q in self.quotes if q.problem)
 
     def summary(self) -> str:
-        counts = Counter(q.decision for q in self.quotes if q.decision)
-        empty = sum(q.problem == "empty decision" for q in self.quotes)
+        """How many quotes, how many need a decision (those not verified), and how far they are decided."""
+        to_decide = [q for q in self.quotes if q.status != "verified"]
+        counts = Counter(q.decision for q in to_decide if q.decision)
+        empty = sum(q.problem == EMPTY for q in self.quotes)
         invalid = len(self.problems) - empty
         decided = ", ".join(f"{counts[d]} {d}" for d in DECISIONS)
-        return f"{self.path}: {len(self.quotes)} quotes: {decided}; {empty} empty, {invalid} invalid"
+        line = (f"{self.path}: {plural(len(self.quotes), 'quote')}, {len(to_decide)} to decide (review or "
+                f"unverified): {decided}; {empty} undecided, {invalid} invalid")
+        verified = sum(1 for q in self.quotes if q.status == "verified" and q.decision)
+        return line + (f"; and {plural(verified, 'decision')} on verified quotes" if verified else "")
 
 
 def _unprotect(text: str) -> str:
@@ -108,8 +124,9 @@ def _quote(entry: dict[str, Any], cell: str) -> ReviewedQuote | None:
     quote_id = _unprotect(_text(entry.get("quote_id")))
     if not quote_id:
         return None  # a blank line, as a workbook's blank rows
-    decision, problem = parse_decision(_unprotect(_text(entry.get("decision"))))
-    return ReviewedQuote(quote_id=quote_id, row=_row(entry.get("row")), cell=cell, status=_text(entry.get("status")),
+    status = _text(entry.get("status"))
+    decision, problem = decision_problem(_unprotect(_text(entry.get("decision"))), status)
+    return ReviewedQuote(quote_id=quote_id, row=_row(entry.get("row")), cell=cell, status=status,
                          decision=decision, reviewer_note=_unprotect(_text(entry.get("reviewer_note"))),
                          problem=problem, fingerprint=_text(entry.get("fingerprint")))
 
@@ -148,6 +165,38 @@ def _read_csv(path: Path, text: str) -> Review:
         if quote is not None:
             quotes.append(quote)
     return Review(path, tuple(quotes), "fingerprint" in header)
+
+
+def _jsonl_quote(entry: dict[str, Any], cell: str) -> ReviewedQuote | None:
+    """A line of a results JSONL (verify -o results.jsonl: its fingerprint is computed) or of the JSONL of
+    quoteverify review."""
+    quote = _quote(entry, cell)
+    if quote is None or "matched_text" not in entry:
+        return quote
+    try:
+        result = QuoteResult(**entry)
+    except TypeError:
+        return quote
+    return replace(quote, fingerprint=fingerprint(result))
+
+
+def read_jsonl_decisions(path: Path) -> Review:
+    """The decisions a JSONL holds: the results of a run (with its carried decisions) or quoteverify review's
+    output; an InputError when it is neither."""
+    quotes = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            entry = json.loads(line)
+        except json.JSONDecodeError:
+            raise InputError(f"{path}: line {number} is not JSON") from None
+        if not isinstance(entry, dict) or "quote_id" not in entry or "decision" not in entry:
+            raise InputError(f"{path}: line {number} holds no quote_id and decision")
+        quote = _jsonl_quote(entry, f"line {number}")
+        if quote is not None:
+            quotes.append(quote)
+    return Review(path, tuple(quotes), bool(quotes) and all(q.fingerprint for q in quotes))
 
 
 def read_decisions(path: str | Path) -> Review:

@@ -579,7 +579,8 @@ def _elision(src: Source, contract: Contract, prev: Segment, seg: Segment, p_end
     lead = len(gap) - len(gap.lstrip())
     opens_with_stop = bool(ends) and ends[0].start() == lead
     after_stop = opens_with_stop or bool(_STOP_BEFORE.search(text[max(0, p_end - 4):p_end]))
-    whole = bool(ends) and after_stop and not gap[ends[-1].end():].strip()
+    # Whole sentences, and perhaps the "And then" the next one opens with: it goes with them.
+    whole = bool(ends) and after_stop and _only_joins(contract, gap[ends[-1].end():])
     between = src.turns.speakers([(max(0, p_end - 1), start)]) if src.turns.crossed(p_end, start) else ()
     if len({speaker_key(x) for x in between}) > 1:
         # The turns the ellipsis runs over, one speaker once: any other speaker than the quoted one joins in.
@@ -616,6 +617,13 @@ def _shown_words(src: Source, lo: int, mask: np.ndarray) -> str:
         a, b = src.span(lo + start, lo + k)
         stretches.append(src.document.text[a:b])
     return " ".join(stretches)
+
+
+def _only_joins(contract: Contract, text: str) -> bool:
+    """Whether ``text`` holds no words, or only a coordinator ("and", "and then", "so") that joins a sentence
+    to the one before."""
+    words = tuple(straight(w) for w in WORD.findall(text.casefold()))
+    return not words or contract.lexicon is not None and words in contract.lexicon.phrases["coordinator"]
 
 
 def _one_turn(src: Source, gap: str) -> bool:

@@ -126,10 +126,24 @@ class _Found:
     context: str
 
 
+def _cited_around(text: str, start: int, end: int) -> str:
+    """The citation sharing the parentheses that enclose text[start:end] ('(“...”, Smith, 2019, p. 4)',
+    '(Smith 2019: “...”)'), or ''."""
+    opened, closed = text.rfind("(", 0, start), text.find(")", end)
+    if opened < 0 or closed < 0 or ")" in text[opened:start] or "(" in text[end:closed]:
+        return ""
+    around = f"{text[opened + 1:start]} {text[end:closed]}".strip(" \t\n,;:")
+    return around if _CITATION.search(around) else ""
+
+
 def _inline_quotes(paragraph: _Paragraph) -> Iterator[_Found]:
     text = paragraph.text
     for m in _INLINE.finditer(text):
         quote = " ".join((m[1] or m[2] or m[3]).split())
+        cited = _cited_around(text, m.start(), m.end())
+        if cited:
+            yield _Found(quote, cited, "")
+            continue
         tag = _TAG_AFTER.match(text, m.end())
         where = paragraph.where
         if paragraph.first_line:

@@ -134,11 +134,11 @@ def label(quotes: Sequence[QuoteResult]) -> tuple[str, str]:
         which = ("quote " if len(refuting) == 1 else "quotes ") + ", ".join(refuting)
         return REFUTED, f"the source contradicts {which} (a changed number or negation)"
     if all(q.status == "verified" for q in quotes):
-        return SUPPORTED, f"all {len(quotes)} quotes verified"
+        return SUPPORTED, ("the one quote verified" if len(quotes) == 1 else f"all {len(quotes)} quotes verified")
     unlocated = sum(q.status == "unverified" for q in quotes)
     review = sum(q.status == "review" for q in quotes)
     parts = [f"{n} {what}" for n, what in ((unlocated, "not located"), (review, "in review")) if n]
-    return NOT_ENOUGH_INFO, f"of {len(quotes)} quotes, {' and '.join(parts)}"
+    return NOT_ENOUGH_INFO, f"of {plural(len(quotes), 'quote')}, {' and '.join(parts)}"
 
 
 def _evidence(result: QuoteResult, checked_at: str) -> Evidence:

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .archive import ArchiveLimits, check_archive, check_columns, is_xml_bomb
-from .errors import InputError
+from .errors import InputError, option
 from .formats import BINARY_SUFFIXES, LINE_BREAK, extract
 from .formats import SUFFIXES as DOCUMENT_SUFFIXES
 from .qdpx import read_qdpx
@@ -46,6 +46,11 @@ COLUMN_ALIASES = {
     "language": ("language", "lang"),
 }
 # The option naming each column that can be named (the config's ``columns:`` block has the same keys).
+def sheet_option() -> str:
+    """How the user picks a workbook's sheet: --sheet on the command line, load_quotes(sheet=...) in Python."""
+    return option("--sheet", "load_quotes(..., sheet=NAME)")
+
+
 COLUMN_OPTIONS = {"quote": "--quote-col", "quote_id": "--id-col", "document": "--doc-col",
                   "speaker": "--speaker-col", "finding": "--finding-col"}
 
@@ -256,7 +261,13 @@ def _named_column(header: list[str], given: str, name: str, source: str) -> str:
     if len(matches) == 1:
         return matches[0]
     found = ", ".join(repr(h) for h in header) or "none"
-    raise InputError(f"{source}: no column {given!r} (named with {COLUMN_OPTIONS[name]}); found columns: {found}")
+    raise InputError(f"{source}: no column {given!r} (named with {column_option(name)}); found columns: {found}")
+
+
+def column_option(name: str) -> str:
+    """How the user names the column of field ``name``: --quote-col on the command line, the config's
+    columns.quote in Python."""
+    return option(COLUMN_OPTIONS[name], f"the config's columns.{name}")
 
 
 def resolve_columns(header: list[str], source: str, columns: Mapping[str, str] | None = None
@@ -280,7 +291,7 @@ def resolve_columns(header: list[str], source: str, columns: Mapping[str, str] |
     if found["quote"] is None:
         listed = ", ".join(repr(h) for h in header) or "none"
         raise InputError(f"{source}: no quote column (looked for {', '.join(COLUMN_ALIASES['quote'])}); "
-                         f"found columns: {listed}; name it with --quote-col")
+                         f"found columns: {listed}; name it with {column_option('quote')}")
     return found
 
 
@@ -451,7 +462,7 @@ def _xlsx_records(path: Path, data: bytes, sheet: str | None, columns: Mapping[s
             raise InputError(f"{path}: no sheet named '{sheet}'; sheets: {', '.join(book.sheetnames)}")
         if not hasattr(ws, "iter_rows"):
             raise InputError(f"{path}: sheet '{sheet}' is a chart, not a table; "
-                             f"choose another with --sheet (sheets: {', '.join(book.sheetnames)})")
+                             f"choose another with {sheet_option()} (sheets: {', '.join(book.sheetnames)})")
         # Sheets are parsed lazily, so a damaged or hostile sheet fails here, not on opening.
         # Rows as wide as their cells, not as the sheet's <dimension> claims (16,384 columns of nothing).
         ws.reset_dimensions()
@@ -465,7 +476,7 @@ def _xlsx_records(path: Path, data: bytes, sheet: str | None, columns: Mapping[s
             others = ", ".join(f"'{name}'" for name in book.sheetnames if name != ws.title)
             raise InputError(f"{path}: sheet '{ws.title}' has no quote column (looked for "
                              f"{', '.join(COLUMN_ALIASES['quote'])}; found {', '.join(map(repr, header)) or 'none'}); "
-                             f"other sheets: {others}; choose one with --sheet")
+                             f"other sheets: {others}; choose one with {sheet_option()}")
         records = []
         for number, values in rows:
             if all(v is None or v == "" for v in values):  # a blank row; a cell of spaces is an empty quote
@@ -557,7 +568,8 @@ def load_quotes(path: str | Path, *, sheet: str | None = None, columns: Mapping[
         return LoadedQuotes(project.quotes, ("qda_guid", "codes", "memo"), sha256_bytes(data),
                             project.warnings, info=project.convention)
     if sheet is not None and suffix != ".xlsx":
-        raise InputError(f"{path}: --sheet '{sheet}' is for .xlsx quote tables; leave it out for a {suffix} file")
+        raise InputError(f"{path}: {sheet_option()} '{sheet}' is for .xlsx quote tables; leave it out for a {suffix} "
+                         "file")
     warnings: list[str] = []
     problems: dict[int, str] = {}
     if suffix == ".xlsx":
@@ -581,6 +593,9 @@ def load_quotes(path: str | Path, *, sheet: str | None = None, columns: Mapping[
             records = [(n, {"quote": line}) for n, line in enumerate(LINE_BREAK.split(text), start=1)
                        if line.strip()]
     quotes, more = quotes_from_records(records, header, str(path), problems=problems, columns=columns)
+    if not quotes:
+        more.append(f"{path}: has a header row but no quotes under it; nothing to check (is it the right file"
+                    f"{', or the right sheet' if suffix == '.xlsx' else ''}?)")
     used = tuple(resolve_columns(header, str(path), columns).items()) if suffix != ".txt" else ()
     return LoadedQuotes(tuple(quotes), tuple(header), sha256_bytes(data), tuple(warnings + more), used)
 

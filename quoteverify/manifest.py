@@ -28,7 +28,7 @@ from typing import Any
 from .display import utf8
 from .errors import InputError
 from .rows import jsonl_bytes
-from .types import MATCH_TYPES, QuoteResult, count_by_status
+from .types import MATCH_TYPES, QuoteResult, count_by_severity, count_by_status
 
 MANIFEST_VERSION = 1
 WEIGHTS_FILE = "model.safetensors"
@@ -61,13 +61,16 @@ class Embedding:
 
 @dataclass(frozen=True)
 class Summary:
-    """Counts by status and match type (every value listed, zeros included) and the mean cosine."""
+    """Counts by status, by severity (of the quotes in review) and by match type (every value listed, zeros
+    included) and the mean cosine."""
 
     quotes: int
     status: dict[str, int]
     match_type: dict[str, int]
     cosine_quotes: int  # quotes that have a cosine: located, but not verbatim, with embeddings on
     cosine_mean: float | None
+    # After the others, with a default: manifests written before severities read as before.
+    severity: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -175,7 +178,8 @@ def summarize(results: Iterable[QuoteResult]) -> Summary:
     return Summary(
         quotes=len(results), status=count_by_status(results),
         match_type={m: match_type[m] for m in MATCH_TYPES}, cosine_quotes=len(cosines),
-        cosine_mean=round(sum(cosines) / len(cosines), 4) if cosines else None)
+        cosine_mean=round(sum(cosines) / len(cosines), 4) if cosines else None,
+        severity=count_by_severity(results))
 
 
 def results_sha256(results: list[QuoteResult]) -> str:

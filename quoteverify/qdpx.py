@@ -128,6 +128,22 @@ def _spans(text: str, units: np.ndarray, segment: Segment) -> tuple[int, int] | 
     return start, end
 
 
+def _covered(text: str, units: np.ndarray, segment: Segment) -> str:
+    """The text a misfitting segment's positions cover, widened to whole words, so the coder sees what was
+    coded; "" when they lie wholly outside the text."""
+    low, high = sorted((segment.start, segment.end))  # positions given backwards still name a stretch
+    start = int(np.searchsorted(units, max(low, 0), side="right")) - 1
+    end = int(np.searchsorted(units, high))
+    start, end = max(start, 0), min(end, len(text))
+    if start >= end:
+        return ""
+    while start > 0 and text[start - 1].isalnum() and text[start].isalnum():
+        start -= 1
+    while end < len(text) and text[end - 1].isalnum() and text[end].isalnum():
+        end += 1
+    return text[start:end].strip()
+
+
 def _choose(texts: dict[str, str], segments: list[Segment]) -> tuple[Convention, dict[str, np.ndarray], int]:
     """The convention that puts the most segments on word boundaries; ties go to the simplest."""
     best: tuple[int, Convention, dict[str, np.ndarray]] | None = None
@@ -277,11 +293,13 @@ def _quote(row: int, segment: Segment, document: Document, texts: dict[str, str]
     text = texts[segment.source]
     span = _spans(text, units[segment.source], segment)
     if span is None:
+        covered = _covered(text, units[segment.source], segment)
         return Quote(
-            text=segment.name, **base,
+            text=covered or segment.name, **base,
             problem=(f"positions {segment.start}-{segment.end} of coded segment in {document.doc_id} do not "
                      f"fit its text ({convention.describe()}): they do not start and end on word boundaries"
                      + (" or lie past its end" if segment.end > len(text) or segment.start < 0 else "")
+                     + ("; the quote shown is the text they cover, widened to whole words" if covered else "")
                      + "; recode the segment or export the project again"))
     line = 1 + text.count("\n", 0, span[0]) + text.count("\r", 0, span[0]) - text.count("\r\n", 0, span[0])
     return Quote(text=text[span[0]:span[1]], at=(*span, line), **base)

@@ -12,13 +12,24 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from .archive import ArchiveLimits, check_archive, check_columns, is_xml_bomb
-from .decisions import REVIEW_COLUMNS, Review, ReviewedQuote, parse_decision, read_decisions  # noqa: F401
+from .decisions import (  # noqa: F401 (parse_decision and REVIEW_COLUMNS are named here too)
+    EMPTY,
+    REVIEW_COLUMNS,
+    Review,
+    ReviewedQuote,
+    decision_problem,
+    parse_decision,
+    read_decisions,
+    read_jsonl_decisions,
+)
 from .display import utf8
 from .errors import InputError, OutputError
 from .transaction import write_bytes_atomic
@@ -102,10 +113,11 @@ def _read_sheet(path: Path, book, limits: ArchiveLimits) -> Review:
         quote_id = get("quote_id")
         if quote_id is None or str(quote_id).strip() == "":
             continue  # blank rows left by deleting or filtering
-        decision, problem = parse_decision(get("decision"))
+        status = _text(get("status"))
+        decision, problem = decision_problem(get("decision"), status)
         quotes.append(ReviewedQuote(
             quote_id=str(quote_id), row=_int(get("row")), cell=f"{SHEET}!{decision_letter}{number}",
-            status=_text(get("status")), decision=decision, reviewer_note=_text(get("reviewer_note")),
+            status=status, decision=decision, reviewer_note=_text(get("reviewer_note")),
             problem=problem, fingerprint=_text(get("fingerprint"))))
     return Review(path, tuple(quotes), "fingerprint" in columns)
 
@@ -126,6 +138,70 @@ def _require_fingerprints(review: Review) -> None:
                          "cannot be told apart; give a workbook written by this version of quoteverify verify")
 
 
+# Files whose decisions a new output would replace: a workbook, a decisions file, a results or review JSONL/CSV.
+HOLDING = (".xlsx", ".json", ".csv", ".jsonl")
+
+
+@dataclass(frozen=True)
+class Held:
+    """An output file that already holds a reviewer's decisions: they are carried or kept, never lost."""
+
+    path: Path
+    review: Review
+    backup: Path  # where the old file is kept when it is replaced
+
+    @property
+    def decided(self) -> int:
+        return sum(1 for q in self.review.quotes if q.decision or q.reviewer_note)
+
+    def said(self, *, carried: bool, previous: Path | None = None, repeat: bool = False) -> str:
+        """The line that says what becomes of these decisions."""
+        what = f"{self.path} holds the decisions or notes of {plural(self.decided, 'quote')}"
+        if repeat:
+            how = "a rerun repeats the recorded run and carries none"
+        elif carried:
+            how = f"carried into this run, as --previous {self.path} would"
+        elif previous is not None:
+            how = f"this run carries those of --previous {previous} instead"
+        else:
+            how = "not carried (it has no fingerprint of each quote)"
+        return f"{what}: {how}; when it is replaced, the old file is kept as {self.backup}"
+
+
+def backup_name(path: Path, when: datetime) -> Path:
+    """A name beside ``path`` for its old version, e.g. results.before-20261127-204811.xlsx; never one taken."""
+    stamp = when.strftime("%Y%m%d-%H%M%S")
+    candidate, k = path.with_name(f"{path.stem}.before-{stamp}{path.suffix}"), 1
+    while candidate.exists():
+        k += 1
+        candidate = path.with_name(f"{path.stem}.before-{stamp}-{k}{path.suffix}")
+    return candidate
+
+
+def held_decisions(path: Path, *, when: datetime, limits: ArchiveLimits | None = None) -> Held | None:
+    """The decisions an existing output file holds, or None when it holds none (or is no file that can)."""
+    if path.suffix.lower() not in HOLDING or not path.is_file():
+        return None
+    if path.suffix.lower() == ".jsonl" and not _any_decision(path):
+        return None  # a results JSONL of 100,000 quotes, none decided: not worth parsing
+    try:
+        review = (read_jsonl_decisions(path) if path.suffix.lower() == ".jsonl"
+                  else read_review(path, limits=limits))
+    except (InputError, OSError, UnicodeDecodeError):
+        return None  # not a file with decisions (a quote table's CSV, another program's workbook)
+    if not any(q.decision or q.reviewer_note for q in review.quotes):
+        return None
+    return Held(path, review, backup_name(path, when))
+
+
+def _any_decision(path: Path) -> bool:
+    """Whether a JSONL holds a decision or note that is not empty, looked for in its bytes."""
+    try:
+        return re.search(rb'"(?:decision|reviewer_note)": ?"[^"]', path.read_bytes()) is not None
+    except OSError:
+        return False
+
+
 # Invalid or conflicting rows named in what --previous prints; all are counted.
 LISTED = 10
 
@@ -142,8 +218,10 @@ class Carried:
     unmatched: bool = False                  # no quote id of the workbook is among the results
 
     def summary(self, source: Path) -> str:
-        line = (f"{source}: carried the decisions and notes of {self.carried} quotes; {self.changed} reviewed "
-                "quotes changed (their text or where they were found) and need a new look")
+        changed = ("1 reviewed quote changed (its text or where it was found) and needs" if self.changed == 1 else
+                   f"{self.changed} reviewed quotes changed (their text or where they were found) and need")
+        line = (f"{source}: carried the decisions and notes of {plural(self.carried, 'quote')}; {changed} "
+                "a new look")
         if self.invalid:
             shown = ", ".join(f"{q.cell} {q.problem.split(';')[0].removeprefix('invalid decision ')}"
                               for q in self.invalid[:LISTED])
@@ -176,7 +254,7 @@ def carry_decisions(results: Iterable[QuoteResult], review: Review) -> Carried:
     _require_fingerprints(review)
     previous: dict[str, ReviewedQuote] = {}
     conflicting: dict[str, None] = {}
-    invalid = tuple(q for q in review.quotes if q.problem and q.problem != "empty decision")
+    invalid = tuple(q for q in review.quotes if q.problem and q.problem != EMPTY)
     for quote in review.quotes:
         if not (quote.decision or quote.reviewer_note) or quote in invalid:
             continue

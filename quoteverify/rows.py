@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
-from .types import QuoteResult
+from .types import QuoteResult, triage_order
 
 # Columns of CSV and DataFrames, in this order; lists are JSON-encoded in CSV.
 RESULT_COLUMNS = (
@@ -87,7 +87,9 @@ def spreadsheet_safe(value: Any) -> Any:
 
 
 def csv_bytes(results: list[QuoteResult]) -> bytes:
-    rows = [flat_row(r) for r in results]
+    """The results as CSV, worst first as a reviewer works through them (types.triage_order: unverified, then
+    review by severity, then confidence); the ``row`` column gives the input order back."""
+    rows = [flat_row(results[k]) for k in triage_order(results)]
     extra = sorted({k for r in rows for k in r} - set(RESULT_COLUMNS))
     buffer = io.StringIO(newline="")
     writer = csv.writer(buffer, lineterminator="\r\n")

@@ -36,9 +36,15 @@ class OutputTransaction:
         self.staged: list[tuple[Path, Path]] = []
         self.replaced: list[Path] = []
         self.interrupted = False
+        self.backups: dict[Path, Path] = {}  # output -> where its old file is kept when it is replaced
 
     def stage(self, tmp: Path, final: Path) -> None:
         self.staged.append((tmp, final))
+
+    def keep(self, final: Path, backup: Path) -> None:
+        """Keep the file now at ``final`` as ``backup`` when the transaction replaces it (a reviewer's
+        decisions are never simply written over)."""
+        self.backups[Path(final)] = Path(backup)
 
     def abort(self) -> None:
         for tmp, _ in self.staged:
@@ -50,6 +56,8 @@ class OutputTransaction:
         with _sigint_deferred(self):
             for n, (tmp, final) in enumerate(self.staged):
                 try:
+                    if final in self.backups and final.exists():
+                        _link_or_copy(final, self.backups[final])
                     os.replace(tmp, final)
                 except OSError as exc:
                     for left, _ in self.staged[n:]:
@@ -59,6 +67,18 @@ class OutputTransaction:
                                       f"replaced: {done}") from None
                 self.replaced.append(final)
         self.staged = []
+
+
+def _link_or_copy(path: Path, backup: Path) -> None:
+    """``path``'s file under the new name ``backup`` too (a hard link, else a copy); never over a file."""
+    try:
+        os.link(path, backup)
+    except FileExistsError:
+        raise
+    except OSError:  # a file system without hard links
+        with open(path, "rb") as source, open(backup, "xb") as copy:
+            shutil.copyfileobj(source, copy)
+        shutil.copystat(path, backup)
 
 
 @contextmanager

@@ -89,7 +89,7 @@ class Turns:
     turn per cue of a subtitle file) when given.
     """
 
-    def __init__(self, text: str, *, cues: Iterable[Turn] = ()):
+    def __init__(self, text: str, *, cues: Iterable[Turn] = (), title: str = ""):
         # Parallel lists rather than Turn objects: a long transcript has tens of thousands of turns.
         starts: list[int] = []
         speakers: list[str] = []
@@ -105,7 +105,8 @@ class Turns:
         else:
             speaker = timestamp = ""
             first = _FIRST_LINE.match(text)
-            for m in chain((first,) if first else (), _LINE.finditer(text)):
+            matches = list(chain((first,) if first else (), _LINE.finditer(text)))
+            for m in matches[1:] if _is_title(matches, title) else matches:
                 found = _parse(m.groups())
                 if found is None:
                     continue
@@ -171,6 +172,29 @@ class Turns:
 
 _NAME_NOISE = re.compile(rf"[(\[][^()\[\]]*[)\]]|{TIME}")
 _NUMBERED_ROLE = re.compile(r"(participant|respondent|interviewee|speaker)(\d+)")
+
+
+def _is_title(matches: list[re.Match], title: str) -> bool:
+    """Whether the first label is the document's title rather than a speaker: it opens the text, its line
+    holds the document's whole name (a video's title, "Farming Hay: A Year On The Ranch"), and no other turn
+    is its speaker's."""
+    def key(text: str) -> str:
+        return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+    if not matches or not key(title):
+        return False
+    text = matches[0].string
+    start = matches[0].start() + (text[matches[0].start()] in "\r\n")
+    if text[:start].strip() or not key(text[start:].split("\n", 1)[0]).startswith(key(title)):
+        return False
+    found = _parse(matches[0].groups())
+    name = speaker_key(found[0]) if found else ""
+    # A document named after its one speaker ("dale.txt" opening "Dale: so we...") is that speaker's; a title
+    # alone on its line ("Water Rights  12:31") is not.
+    said = text[matches[0].end():].split("\n", 1)[0].strip()
+    if not name or (name == key(title) and said):
+        return False
+    return all(name != speaker_key((_parse(m.groups()) or ("", ""))[0]) for m in matches[1:])
 
 
 def speaker_key(name: str) -> str:

@@ -385,6 +385,12 @@ def count_by_status(results: Iterable[QuoteResult]) -> dict[str, int]:
     return {status: counts[status] for status in STATUSES}
 
 
+def count_by_severity(results: Iterable[QuoteResult]) -> dict[str, int]:
+    """How many quotes in review have each severity, in the order of SEVERITIES (0 where none)."""
+    counts = Counter(r.severity for r in results if r.status == "review")
+    return {severity: counts[severity] for severity in SEVERITIES}
+
+
 def document_label(result: QuoteResult) -> str:
     """The document a result counts towards in summaries: where found, else where claimed (quotes attributed to X
     that were not found count towards X)."""

@@ -64,8 +64,11 @@ def test_appendix_numbers_are_the_runs(example_run):
     assert "fuzzy match ratio below 0.6" in text
     assert "Sentence embeddings were not used in this run" in text
     share = {s: f"{c} ({c / n:.1%}) {'was' if c == 1 else 'were'}" for s, c in counts.items()}
-    assert (f"Of the {n} quotes, {share['verified']} verified, {share['review']} flagged for review and "
-            f"{share['unverified']} unverified, that is, not located in the sources.") in text
+    rated = [f"{c} of {s} severity" for s in ("high", "medium", "low")
+             if (c := sum(r["status"] == "review" and r["severity"] == s for r in results))]
+    severities = f" ({', '.join(rated[:-1]) + ' and ' if len(rated) > 1 else ''}{rated[-1]})" if rated else ""
+    assert (f"Of the {n} quotes, {share['verified']} verified, {share['review']} flagged for review{severities} "
+            f"and {share['unverified']} unverified, that is, not located in the sources.") in text
     by_type = re.search(r"By match type: (.*?)\. ", text).group(1).replace(" and ", ", ").split(", ")
     assert sum(int(part.split()[0]) for part in by_type) == n
     assert "The run's manifest (run.json) records" in text and "`quoteverify rerun run.json` repeats" in text
@@ -178,3 +181,16 @@ def test_appendix_copies_are_identical(example_run, tmp_path_factory):
     shutil.copy("run.json", copy / "run.json")
     assert appendix_cli("results.jsonl", "--manifest", "run.json") == \
         appendix_cli(str(copy / "results.jsonl"), "--manifest", str(copy / "run.json"))
+
+
+def test_the_methods_paragraph_counts_review_by_severity(tmp_path):
+    results = [QuoteResult("q1", "a", 2, status="review", severity="high"),
+               QuoteResult("q2", "b", 3, status="review", severity="low"),
+               QuoteResult("q3", "c", 4, status="review", severity="high"),
+               QuoteResult("q4", "d", 5, status="verified", match_type="exact", confidence=1.0)]
+    run = quoteverify.Run(results, (), quoteverify.load_config(), None)
+    manifest = build_manifest(run, base=tmp_path)
+    assert manifest.summary.severity == {"high": 2, "medium": 0, "low": 1}
+    text = render_appendix(results, manifest, manifest_name="run.json")
+    assert ("Of the 4 quotes, 1 (25.0%) was verified, 3 (75.0%) were flagged for review (2 of high severity and "
+            "1 of low severity) and 0 (0.0%) were unverified") in text

@@ -43,8 +43,10 @@ def rows(path: Path) -> list[dict]:
 
 
 def csv_rows(path: Path) -> list[dict]:
+    """The rows of a CSV; of a results CSV (written worst first), in input order by its ``row`` column."""
     with open(path, encoding="utf-8", newline="") as handle:
-        return list(csv.DictReader(handle))
+        table = list(csv.DictReader(handle))
+    return sorted(table, key=lambda r: int(r["row"])) if table and "row" in table[0] else table
 
 
 def write_files(root: Path, files: dict[str, Any]) -> None:
@@ -614,8 +616,9 @@ def test_zip_bomb_is_refused(tmp: Path) -> None:
     with pytest.raises(quoteverify.InputError) as error:
         load_quotes(tmp / "quotes.xlsx", limits=replace(ArchiveLimits.of(), max_unzipped_bytes=1000))
     assert str(error.value).startswith(f"{tmp / 'quotes.xlsx'}: refused: it would unzip to ")
+    # From Python, the limit is raised in the config given (the command line names --config).
     assert str(error.value).endswith(" bytes, more than the limit of 1,000 bytes (limits.max_unzipped_bytes in "
-                                     "--config), as zip bombs do")
+                                     "the config), as zip bombs do")
 
 
 # ------------------------------------------------------------------------------- documents
@@ -731,11 +734,12 @@ def test_100000_quotes_all_come_back_in_order(tmp: Path) -> None:
     result = verify_cli(tmp / "docs", tmp / "many.csv", "-o", out)
     assert result.exit_code == 0
     lines = result.stderr.splitlines()
-    assert len(lines) == 53  # 50 warnings (of 19,999 renamed ids), how many more, the columns read, the summary
-    assert lines[-3] == "Warning: ... and 19949 more (all in the manifest, with --manifest)"
-    assert lines[-2] == ("Columns: quote = 'quote', quote_id = 'quote_id', document = 'document', speaker = (none), "
+    # 50 warnings (of 19,999 renamed ids), how many more, the columns read, the summary, the output, what next
+    assert len(lines) == 55
+    assert lines[-5] == "Warning: ... and 19949 more (all in the manifest, with --manifest)"
+    assert lines[-4] == ("Columns: quote = 'quote', quote_id = 'quote_id', document = 'document', speaker = (none), "
                          "finding = (none)")
-    assert lines[-1].startswith(f"{N} quotes: {N // 10} verified, 0 review, {N - N // 10} unverified (")
+    assert lines[-3].startswith(f"{N} quotes: {N // 10} verified, 0 review, {N - N // 10} unverified (")
     got = rows(out)
     assert [r["row"] for r in got] == list(range(2, N + 2))
     assert len({r["quote_id"] for r in got}) == N

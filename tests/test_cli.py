@@ -21,7 +21,7 @@ QUOTES = (
     "q2,We lost 50 volunteers in the first month.,interview-01\n"
     "q3,The budget was rejected by the minister because of the paperwork.,interview-01\n"
 )
-SUMMARY = re.compile(r"^3 quotes: 1 verified, 1 review, 1 unverified \(\d+\.\d s\)$")
+SUMMARY = re.compile(r"^3 quotes: 1 verified, 1 review \(1 high\), 1 unverified \(\d+\.\d s\)$")
 
 
 @pytest.fixture
@@ -40,7 +40,12 @@ def test_verify_writes_jsonl_and_csv(corpus_dir: Path, quotes_csv: Path, tmp_pat
     result = invoke("verify", corpus_dir, quotes_csv, "-o", out_jsonl, "-o", out_csv, "--no-embed")
     assert result.exit_code == 0, result.output
     assert result.stdout == ""
-    assert SUMMARY.match(result.stderr.strip().splitlines()[-1])
+    *_, summary, wrote, next_step = result.stderr.strip().splitlines()
+    assert SUMMARY.match(summary)
+    # Every output named, and what to open next.
+    assert wrote == f"Wrote {out_jsonl} (results), {out_csv} (results)"
+    assert next_step == (f"Next: quoteverify report {out_jsonl} -o {out_jsonl.with_suffix('.html')}, and open it to "
+                         "decide the 2 quotes in review or unverified")
     rows = [json.loads(line) for line in out_jsonl.read_text(encoding="utf-8").splitlines()]
     assert [(r["quote_id"], r["status"], r["match_type"]) for r in rows] == [
         ("q1", "verified", "exact"), ("q2", "review", "altered"), ("q3", "unverified", "unlocated")]
@@ -49,9 +54,11 @@ def test_verify_writes_jsonl_and_csv(corpus_dir: Path, quotes_csv: Path, tmp_pat
     assert text[rows[0]["start"]:rows[0]["end"]] == "The committee did not approve the budget until March."
     with open(out_csv, encoding="utf-8", newline="") as handle:
         table = list(csv.DictReader(handle))
-    assert [(r["quote_id"], r["status"]) for r in table] == [("q1", "verified"), ("q2", "review"),
-                                                              ("q3", "unverified")]
+    # Worst first, as a reviewer works through them; `row` gives the input order back.
+    assert [(r["quote_id"], r["status"], r["row"]) for r in table] == [("q3", "unverified", "4"),
+                                                                        ("q2", "review", "3"), ("q1", "verified", "2")]
     assert json.loads(table[1]["reasons"]) == ["number differs: quote says '50', source says '15'"]
+    assert table[1]["severity"] == "high"
 
 
 def test_without_output_jsonl_goes_to_stdout(corpus_dir: Path, quotes_csv: Path) -> None:
@@ -59,7 +66,10 @@ def test_without_output_jsonl_goes_to_stdout(corpus_dir: Path, quotes_csv: Path)
     assert result.exit_code == 0
     rows = [json.loads(line) for line in io.StringIO(result.stdout)]
     assert [r["quote_id"] for r in rows] == ["q1", "q2", "q3"]
-    assert SUMMARY.match(result.stderr.strip().splitlines()[-1])
+    *_, summary, next_step = result.stderr.strip().splitlines()
+    assert SUMMARY.match(summary)
+    assert next_step == ("Next: add -o results.html (a review page) or -o results.xlsx (a workbook) to decide the 2 "
+                         "quotes in review or unverified")
 
 
 def test_documents_as_files(corpus_dir: Path, quotes_csv: Path) -> None:
@@ -79,7 +89,7 @@ def test_fail_on(corpus_dir: Path, quotes_csv: Path, fail_on, code: int, said: s
     result = invoke(*args)
     assert result.exit_code == code
     lines = result.stderr.strip().splitlines()
-    assert SUMMARY.match(lines[-2] if said else lines[-1])
+    assert SUMMARY.match(lines[-3] if said else lines[-2])
     if said:
         assert lines[-1] == said
 
@@ -89,7 +99,9 @@ def test_fail_on_review_passes_when_all_verified(corpus_dir: Path, tmp_path: Pat
     path.write_text("quote\nThe committee did not approve the budget until March.\n", encoding="utf-8")
     result = invoke("verify", corpus_dir, path, "--no-embed", "--fail-on", "review")
     assert result.exit_code == 0
-    assert result.stderr.strip().splitlines()[-1].startswith("1 quotes: 1 verified, 0 review, 0 unverified (")
+    *_, summary, next_step = result.stderr.strip().splitlines()
+    assert summary.startswith("1 quote: 1 verified, 0 review, 0 unverified (")
+    assert next_step == "Next: nothing needs a decision: every quote is verified"
 
 
 def test_fail_on_unverified_ignores_review(corpus_dir: Path, tmp_path: Path) -> None:
@@ -237,3 +249,18 @@ def test_python_dash_m() -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Usage: python -m quoteverify [OPTIONS] COMMAND [ARGS]...")
     assert re.search(r"^\s+verify\s", done.stdout, re.MULTILINE)
+
+
+def test_the_summary_counts_review_by_severity() -> None:
+    """The one-line summary gives the quotes in review by severity, once classify rates them."""
+    from quoteverify import commands, load_config
+    from quoteverify.types import QuoteResult, Run
+
+    said: list[str] = []
+    console = commands.Console(say=said.append, echo=said.append, write=lambda data: None)
+    results = [QuoteResult("q1", "a", 2, status="review", severity="high"),
+               QuoteResult("q2", "b", 3, status="review", severity="low"),
+               QuoteResult("q3", "c", 4, status="review", severity="high"),
+               QuoteResult("q4", "d", 5, status="verified")]
+    commands._summary(Run(results, (), load_config(), None), 0.0, console)
+    assert re.fullmatch(r"4 quotes: 1 verified, 3 review \(2 high, 1 low\), 0 unverified \(\d+\.\d s\)", said[0])

@@ -142,7 +142,8 @@ def test_bad_files(tmp_path: Path, content: str, message: str) -> None:
 def test_missing_file(tmp_path: Path) -> None:
     with pytest.raises(ConfigError) as error:
         load_config(tmp_path / "nope.yaml")
-    assert str(error.value) == f"{tmp_path / 'nope.yaml'}: config file not found; check the path given to --config"
+    # From Python: the path given as config=; the command line names --config (tests/test_cli.py).
+    assert str(error.value) == f"{tmp_path / 'nope.yaml'}: config file not found; check the path given to config="
 
 
 def test_columns_block_names_strings_only() -> None:
@@ -189,7 +190,9 @@ def test_schema_metadata_fits_its_type() -> None:
 
 
 def test_readme_names_only_real_keys() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    """The README and docs/*.md name only config keys that exist."""
+    root = Path(__file__).resolve().parent.parent
+    readme = "\n".join(p.read_text(encoding="utf-8") for p in [root / "README.md", *sorted(root.glob("docs/*.md"))])
     named = set(re.findall(r"`(\w+)\.(\w+)`", readme)) | set(re.findall(r"\((\w+)\.(\w+) in --config\)", readme))
     schema = {(name, key) for name, section in sections().items() for key in keys(section)}
     config_like = {(name, key) for name, key in named if name in sections()}

@@ -84,10 +84,66 @@ def test_rows_are_worst_first_with_ties_in_input_order(tmp_path):
 
 def test_columns_in_order(workbook):
     sheet = load_workbook(workbook)["Quotes"]
+    # What the reviewer reads and decides first; columns empty in every row (claimed_speaker, timestamp,
+    # manuscript_context) left out; the evidence and offsets at the far right.
     assert list(columns(sheet)) == [
-        "status", "match_type", "confidence", "band", "quote", "matched_text", "document", "claimed_document",
-        "line", "speaker", "claimed_speaker", "timestamp", "reasons", "suggestion", "manuscript_context", "bm25_score", "bm25_ratio", "cosine", "match_ratio", "quote_id",
-        "row", "decision", "reviewer_note", "fingerprint"]
+        "quote_id", "quote", "matched_text", "status", "severity", "reasons", "decision", "reviewer_note",
+        "match_type", "confidence", "band", "document", "line", "speaker", "claimed_document", "suggestion",
+        "row", "start", "end", "bm25_score", "bm25_ratio", "cosine", "match_ratio", "fingerprint"]
+
+
+def test_laid_out_for_triage(workbook):
+    sheet = load_workbook(workbook)["Quotes"]
+    named = columns(sheet)
+    assert named["decision"] <= 8 and named["reviewer_note"] <= 8
+    # Frozen at the quote: the header row and the id and quote columns stay in view.
+    assert sheet.freeze_panes == "C2" and (named["quote_id"], named["quote"]) == (1, 2)
+    # No wide column is empty in every row, but the reviewer's own.
+    for name, k in named.items():
+        width = sheet.column_dimensions[sheet.cell(row=1, column=k).column_letter].width
+        if width > 12 and name not in ("decision", "reviewer_note"):
+            assert any(row[k - 1].value not in (None, "") for row in sheet.iter_rows(min_row=2)), name
+
+
+def test_optional_columns_appear_when_some_row_has_them(tmp_path):
+    results = [result("q1", speaker="P3", timestamp="00:01:02", claimed_speaker="P3", status="verified"),
+               result("q2", extra={"context": "paragraph 4: ...", "coder": "AB"})]
+    path = tmp_path / "optional.xlsx"
+    write_workbook(path, results)
+    named = list(columns(load_workbook(path)["Quotes"]))
+    assert named[named.index("speaker"):named.index("row")] == [
+        "speaker", "timestamp", "claimed_speaker", "manuscript_context", "coder"]
+
+
+def test_severity_column_summary_and_colours(tmp_path):
+    results = [result("q1", status="review", severity="high", confidence=0.5),
+               result("q2", status="review", severity="low", confidence=0.4),
+               result("q3", status="review", severity="medium", confidence=0.6),
+               result("q4", status="verified", confidence=0.9)]
+    path = tmp_path / "severity.xlsx"
+    write_workbook(path, results)
+    book = load_workbook(path)
+    sheet = book["Quotes"]
+    assert column_values(sheet, "quote_id") == ["q1", "q3", "q2", "q4"]  # review by severity, worst first
+    assert column_values(sheet, "severity") == ["high", "medium", "low", None]
+    k = columns(sheet)["severity"]
+    assert [row[k - 1].fill.fgColor.rgb for row in sheet.iter_rows(min_row=2, max_row=4)] == [
+        "00FFC7CE", "00FCE4D6", "00EDEDED"]
+    summary = [row[:2] for row in book["Summary"].iter_rows(values_only=True)]
+    at = summary.index(("Quotes in review by severity", None))
+    assert summary[at + 1:at + 6] == [("severity", "quotes"), ("high", 1), ("medium", 1), ("low", 1), ("total", 3)]
+
+
+def test_the_guide_sheet_comes_first_and_explains_every_status_severity_colour_and_decision(workbook):
+    from quoteverify.export import guide
+
+    book = load_workbook(workbook)
+    assert book.sheetnames[:2] == ["Guide", "Quotes"]
+    text = [str(v) for row in book["Guide"].iter_rows(values_only=True) for v in row if v is not None]
+    expected = [*guide.STATUS_MEANING.values(), *guide.SEVERITY_MEANING.values(), guide.SEVERITY_NOTE,
+                *(m for _, _, m in guide.COLOURS), guide.DECISION_NOTE,
+                *(m for meanings in guide.DECISION_MEANING.values() for m in meanings.values())]
+    assert [m for m in expected if m not in text] == []
 
 
 def test_located_quote_carries_its_location_and_reasons(workbook):
@@ -132,8 +188,8 @@ def test_highlight_colours_by_kind(tmp_path):
     path = tmp_path / "kinds.xlsx"
     write_workbook(path, results)
     sheet = load_workbook(path, rich_text=True)["Quotes"]
-    assert runs(sheet["E2"].value) == [("teh", False, BLUE), ("A", False, BLUE), ("big", True, ORANGE)]
-    assert runs(sheet["F2"].value) == [("the", False, BLUE), ("a", False, BLUE), ("large", True, ORANGE)]
+    assert runs(sheet["B2"].value) == [("teh", False, BLUE), ("A", False, BLUE), ("big", True, ORANGE)]
+    assert runs(sheet["C2"].value) == [("the", False, BLUE), ("a", False, BLUE), ("large", True, ORANGE)]
 
 
 @pytest.mark.parametrize("text, fragments, expected", [
@@ -167,11 +223,11 @@ def test_decision_dropdown(workbook):
 
 def test_frozen_header_filter_wrap_and_widths(workbook):
     sheet = load_workbook(workbook)["Quotes"]
-    assert sheet.freeze_panes == "A2"
+    assert sheet.freeze_panes == "C2"
     assert sheet.auto_filter.ref == f"A1:X{len(QUOTES) + 1}"
     quote = sheet.cell(row=2, column=columns(sheet)["quote"])
     assert quote.alignment.wrap_text and quote.alignment.vertical == "top"
-    assert sheet.column_dimensions[quote.column_letter].width == 60
+    assert sheet.column_dimensions[quote.column_letter].width == 48
     assert sheet["A1"].font.b
     fingerprint = sheet.cell(row=1, column=columns(sheet)["fingerprint"]).column_letter
     assert sheet.column_dimensions[fingerprint].hidden
@@ -195,7 +251,7 @@ def test_no_cell_holds_a_formula(tmp_path):
     for name in ("quote", "matched_text", "suggestion", "reasons", "speaker", "document", "reviewer_note"):
         assert column_values(sheet, name) == FORMULA_LIKE, name
     # Stored as strings in the file itself, not as formulas or numbers.
-    xml = zipfile.ZipFile(path).read("xl/worksheets/sheet1.xml").decode("utf-8")
+    xml = zipfile.ZipFile(path).read("xl/worksheets/sheet2.xml").decode("utf-8")
     assert "<f>" not in xml and "SUM(A1)" in xml
 
 
@@ -226,8 +282,8 @@ def test_control_characters_removed_in_highlighted_text(tmp_path):
     write_workbook(path, [result("q1", quote="she had fi\x08ve\x0c cats", matched_text="she had six cats",
                                  differences=differences)])
     sheet = load_workbook(path, rich_text=True)["Quotes"]
-    assert str(sheet["E2"].value) == "she had five cats"
-    assert runs(sheet["E2"].value) == [("five", True, RED)]
+    assert str(sheet["B2"].value) == "she had five cats"
+    assert runs(sheet["B2"].value) == [("five", True, RED)]
 
 
 def utf16_len(text: str) -> int:
@@ -253,7 +309,7 @@ def test_long_highlighted_text_is_truncated_with_a_marker(tmp_path):
     path = tmp_path / "long-rich.xlsx"
     write_workbook(path, [result("q1", quote=quote, matched_text=source, differences=differences)])
     sheet = load_workbook(path, rich_text=True)["Quotes"]
-    value = sheet["E2"].value
+    value = sheet["B2"].value
     assert utf16_len(str(value)) <= MAX_CELL and str(value).endswith(TRUNCATED)
     # The highlight past the cut is gone with the text; the one before it stays.
     assert runs(value) == [("start", True, ORANGE)]
@@ -312,7 +368,7 @@ def test_empty_results_give_a_workbook_with_a_header(tmp_path):
     path = tmp_path / "empty.xlsx"
     write_results(path, [])
     book = load_workbook(path)
-    assert book.sheetnames == ["Quotes", "Summary", "Method"]
+    assert book.sheetnames == ["Guide", "Quotes", "Summary", "Method"]
     assert book["Quotes"].max_row == 1
 
 
@@ -359,8 +415,10 @@ def test_review_round_trip(workbook):
     assert by_id["q3"].problem.startswith("invalid decision 'maybe'")
     assert by_id["q4"].problem == "empty decision"
     assert [q.quote_id for q in review.problems] == [q.quote_id for q in review.quotes if q.quote_id in ("q3", "q4")]
-    assert review.summary() == (f"{workbook}: 4 quotes: 1 accept, 1 reject, 0 fix quote, 0 fix source; "
-                                "1 empty, 1 invalid")
+    # Counted among the quotes to decide; q2's accept is on a verified quote, said apart.
+    assert review.summary() == (f"{workbook}: 4 quotes, 3 to decide (review or unverified): 0 accept, 1 reject, "
+                                "0 fix quote, 0 fix source; 1 undecided, 1 invalid; and 1 decision on verified "
+                                "quotes")
 
 
 def test_review_survives_sorting_by_the_reviewer(workbook):
@@ -380,9 +438,10 @@ def test_review_cli_writes_jsonl_and_reports_problem_rows(workbook, tmp_path):
     assert outcome.exit_code == 0, outcome.output
     # Problem rows in sheet order: worst first, so q4 (unverified) in row 2, then q3 (review, after q1).
     assert outcome.stderr.splitlines() == [
-        f"{workbook}: 4 quotes: 1 accept, 0 reject, 0 fix quote, 1 fix source; 1 empty, 1 invalid",
-        "  Quotes!V2 (quote_id q4): empty decision",
-        "  Quotes!V4 (quote_id q3): invalid decision 'acept'; use one of accept, reject, fix quote, fix source",
+        f"{workbook}: 4 quotes, 3 to decide (review or unverified): 0 accept, 0 reject, 0 fix quote, "
+        "1 fix source; 1 undecided, 1 invalid; and 1 decision on verified quotes",
+        "  Quotes!G2 (quote_id q4): empty decision",
+        "  Quotes!G4 (quote_id q3): invalid decision 'acept'; use one of accept, reject, fix quote, fix source",
     ]
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert list(rows[0]) == ["quote_id", "row", "cell", "status", "decision", "reviewer_note", "problem"]
@@ -532,3 +591,158 @@ def test_libreoffice_opens_the_workbook(workbook, tmp_path):
                     "--outdir", str(out), str(workbook)], check=True, capture_output=True, timeout=180)
     pdf = out / "results.pdf"
     assert pdf.read_bytes().startswith(b"%PDF")
+
+
+# --- no decision is ever lost ---------------------------------------------------------------------
+
+OLD_LAYOUT = ("status", "match_type", "confidence", "band", "quote", "matched_text", "document", "claimed_document",
+              "line", "speaker", "claimed_speaker", "timestamp", "reasons", "suggestion", "manuscript_context",
+              "bm25_score", "bm25_ratio", "cosine", "match_ratio", "quote_id", "row", "decision", "reviewer_note",
+              "fingerprint")
+
+
+def test_a_workbook_of_the_old_layout_still_reads_back_and_carries(tmp_path, checked):
+    """Workbooks written before the triage layout (decision in column V, no Guide sheet) read back as before."""
+    from openpyxl import Workbook
+
+    from quoteverify.types import fingerprint
+
+    path = tmp_path / "old.xlsx"
+    book = Workbook()
+    sheet = book.active
+    sheet.title = "Quotes"
+    sheet.append(OLD_LAYOUT)
+    decided = {"q1": ("reject", "50, not 15"), "q4": ("", "invented?")}
+    for r in checked.results:
+        decision, note = decided.get(r.quote_id, ("", ""))
+        values = {"status": r.status, "quote": r.quote, "quote_id": r.quote_id, "row": r.row,
+                  "decision": decision or None, "reviewer_note": note or None, "fingerprint": fingerprint(r)}
+        sheet.append([values.get(name) for name in OLD_LAYOUT])
+    book.save(path)
+    review = read_review(path)
+    assert [(q.quote_id, q.decision, q.reviewer_note, q.cell) for q in review.quotes if q.quote_id in decided] == [
+        ("q1", "reject", "50, not 15", "Quotes!V2"), ("q4", "", "invented?", "Quotes!V5")]
+    carried = carry_decisions(checked.results, review)
+    assert carried.carried == 2
+
+
+def reviewed_run(tmp_path: Path) -> tuple[CliRunner, list[str], Path]:
+    """A first run's workbook, reviewed: q1 rejected with a note, q4 noted."""
+    runner = CliRunner()
+    docs, table = write_inputs(tmp_path, DOCS, QUOTES)
+    workbook = tmp_path / "results.xlsx"
+    args = ["verify", str(docs), str(table), "--no-embed", "-o", str(workbook)]
+    assert runner.invoke(main, args).exit_code == 0
+    fill_in(workbook, {"q1": ("reject", "50 in the transcript"), "q4": (None, "ask the author")})
+    return runner, args, workbook
+
+
+def decisions_in(path: Path) -> dict[str, tuple[str, str]]:
+    return {q.quote_id: (q.decision, q.reviewer_note) for q in read_review(path).quotes
+            if q.decision or q.reviewer_note}
+
+
+def test_running_again_over_a_reviewed_workbook_carries_its_decisions_and_keeps_it(tmp_path):
+    runner, args, workbook = reviewed_run(tmp_path)
+    before = workbook.read_bytes()
+    outcome = runner.invoke(main, args)
+    assert outcome.exit_code == 0, outcome.output
+    (backup,) = tmp_path.glob("results.before-*.xlsx")
+    assert backup.read_bytes() == before
+    assert outcome.stderr.splitlines()[:2] == [
+        f"{workbook} holds the decisions or notes of 2 quotes: carried into this run, as --previous {workbook} "
+        f"would; when it is replaced, the old file is kept as {backup}",
+        f"{workbook}: carried the decisions and notes of 2 quotes; 0 reviewed quotes changed (their text or where "
+        "they were found) and need a new look"]
+    assert decisions_in(workbook) == {"q1": ("reject", "50 in the transcript"), "q4": ("", "ask the author")}
+    # A third run: the decisions are still there, and the second run's workbook is kept too.
+    assert runner.invoke(main, args).exit_code == 0
+    assert decisions_in(workbook) == decisions_in(backup)
+    assert len(list(tmp_path.glob("results.before-*.xlsx"))) == 2
+
+
+def test_previous_given_names_the_decisions_carried_and_keeps_the_output(tmp_path):
+    """The other way to run over a reviewed workbook: --previous names the decisions to carry (here another
+    file's); the output's own are not carried, but kept beside it."""
+    runner, args, workbook = reviewed_run(tmp_path)
+    other = tmp_path / "other.xlsx"
+    shutil.copy(workbook, other)
+    fill_in(other, {"q1": ("accept", "checked the recording")})
+    outcome = runner.invoke(main, [*args, "--previous", str(other)])
+    assert outcome.exit_code == 0, outcome.output
+    (backup,) = tmp_path.glob("results.before-*.xlsx")
+    assert outcome.stderr.splitlines()[0] == (
+        f"{workbook} holds the decisions or notes of 2 quotes: this run carries those of --previous {other} "
+        f"instead; when it is replaced, the old file is kept as {backup}")
+    assert decisions_in(workbook) == {"q1": ("accept", "checked the recording"), "q4": ("", "ask the author")}
+    assert decisions_in(backup) == {"q1": ("reject", "50 in the transcript"), "q4": ("", "ask the author")}
+    # --previous may name the output itself: read first, then kept beside it.
+    outcome = runner.invoke(main, [*args, "--previous", str(workbook)])
+    assert outcome.exit_code == 0, outcome.output
+    assert decisions_in(workbook) == {"q1": ("accept", "checked the recording"), "q4": ("", "ask the author")}
+
+
+def test_a_failed_run_leaves_the_reviewed_workbook_alone(tmp_path):
+    runner, args, workbook = reviewed_run(tmp_path)
+    before = workbook.read_bytes()
+    outcome = runner.invoke(main, [*args, "--config", str(tmp_path / "missing.yaml")])
+    assert outcome.exit_code == 2
+    assert workbook.read_bytes() == before and list(tmp_path.glob("results.before-*")) == []
+
+
+def test_an_output_without_decisions_is_replaced_without_a_copy(tmp_path):
+    runner = CliRunner()
+    docs, table = write_inputs(tmp_path, DOCS, QUOTES)
+    args = ["verify", str(docs), str(table), "--no-embed", "-o", str(tmp_path / "results.xlsx"),
+            "-o", str(tmp_path / "results.jsonl")]
+    assert runner.invoke(main, args).exit_code == 0
+    outcome = runner.invoke(main, args)
+    assert outcome.exit_code == 0 and "holds the decisions" not in outcome.stderr
+    assert sorted(p.name for p in tmp_path.iterdir() if p.is_file()) == ["quotes.csv", "results.jsonl",
+                                                                        "results.xlsx"]
+
+
+def test_review_keeps_a_decisions_file_it_would_replace(tmp_path):
+    runner, _, workbook = reviewed_run(tmp_path)
+    out = tmp_path / "reviewed.csv"
+    assert runner.invoke(main, ["review", str(workbook), "-o", str(out)]).exit_code == 0
+    first = out.read_bytes()
+    # The same decisions again: nothing would be lost, so no copy.
+    outcome = runner.invoke(main, ["review", str(workbook), "-o", str(out)])
+    assert outcome.exit_code == 0 and list(tmp_path.glob("reviewed.before-*")) == []
+    fill_in(workbook, {"q1": ("accept", None)})
+    outcome = runner.invoke(main, ["review", str(workbook), "-o", str(out)])
+    assert outcome.exit_code == 0
+    (backup,) = tmp_path.glob("reviewed.before-*.csv")
+    assert backup.read_bytes() == first
+    assert outcome.stderr.splitlines()[0] == (f"{out} holds the decisions or notes of 2 quotes; when it is "
+                                              f"replaced, the old file is kept as {backup}")
+    outcome = runner.invoke(main, ["review", str(out), "-o", str(out)])
+    assert outcome.exit_code == 2
+    assert outcome.stderr == (f"Error: {out}: is also an input of this run and would be replaced; choose another "
+                              "output name\n")
+
+
+def test_the_next_step_counts_what_is_still_undecided(tmp_path):
+    runner, args, workbook = reviewed_run(tmp_path)  # q1 (review) rejected; q3 (review) and q4 (unverified) not
+    outcome = runner.invoke(main, args)
+    assert outcome.stderr.splitlines()[-1] == (f"Next: open {workbook} to decide the 2 still undecided of the 3 "
+                                               "quotes in review or unverified (the Guide sheet says how)")
+    fill_in(workbook, {"q3": ("fix quote", None), "q4": ("reject", "invented")})
+    outcome = runner.invoke(main, args)
+    assert outcome.stderr.splitlines()[-1] == ("Next: nothing left to decide: all 3 quotes in review or unverified "
+                                               "are decided")
+
+
+def test_results_that_carry_decisions_carry_them_again(tmp_path):
+    """A results JSONL holds the decisions a run carried: running over it carries them again, and keeps it."""
+    runner, args, workbook = reviewed_run(tmp_path)
+    jsonl = tmp_path / "results.jsonl"
+    jsonl_args = [*args[:-1], str(jsonl)]  # the same run, written to results.jsonl instead
+    assert runner.invoke(main, [*jsonl_args, "--previous", str(workbook)]).exit_code == 0
+    outcome = runner.invoke(main, jsonl_args)
+    assert outcome.exit_code == 0, outcome.output
+    assert outcome.stderr.splitlines()[0].startswith(f"{jsonl} holds the decisions or notes of 2 quotes: carried")
+    rows = {r["quote_id"]: r for r in map(json.loads, jsonl.read_text().splitlines())}
+    assert (rows["q1"]["decision"], rows["q4"]["reviewer_note"]) == ("reject", "ask the author")
+    assert len(list(tmp_path.glob("results.before-*.jsonl"))) == 1

@@ -240,3 +240,23 @@ def test_a_manuscript_verified_in_two_commands(tmp_path: Path, corpus_dir: Path)
         ("q4", "review", "misattributed", "Interviewer", "said by Interviewer, not by claimed Maria"),
     ]
     assert found[0]["extra"]["context"].startswith("line 1: Maria recalled that [quote] (Maria)")
+
+
+@pytest.mark.parametrize("paragraph", [
+    "Others agree (“burnout is common among rural nurses in their first year”, Smith, 2019, p. 4).",
+    "Others agree (Smith et al. 2019: “burnout is common among rural nurses in their first year”).",
+    "Others agree (see “burnout is common among rural nurses in their first year”; Okafor 2021).",
+])
+def test_a_citation_in_the_same_parentheses_as_the_quote_is_dropped(tmp_path: Path, paragraph: str) -> None:
+    path = tmp_path / "paper.md"
+    path.write_text(f"{paragraph} As P3 said, “we never stopped working those nights” (P3).\n", encoding="utf-8")
+    extraction = extract_quotes(path, min_words=5)
+    assert rows(extraction) == [("q1", "we never stopped working those nights", "P3")]
+    assert extraction.citations == 1
+
+
+def test_a_quote_in_parentheses_without_a_citation_is_kept(tmp_path: Path) -> None:
+    path = tmp_path / "paper.md"
+    path.write_text("Nights were hard (as one nurse put it, “we never stopped working those nights”).\n",
+                    encoding="utf-8")
+    assert rows(extract_quotes(path, min_words=5)) == [("q1", "we never stopped working those nights", "")]

@@ -343,8 +343,9 @@ def test_text_that_is_not_utf8_reaches_every_output_as_replacement_characters(tm
         str(out["c.jsonl"])])
     assert result.exit_code == 0, result.output
     lines = result.stderr.splitlines()  # no "Loading weights" bar, no warning, no traceback
-    assert [lines[0], lines[1][:9], lines[2][:44], len(lines)] == [
-        f"Recorded as run 1 in {out['store.sqlite']}", "Columns: ", "2 quotes: 0 verified, 2 review, 0 unverified", 3]
+    assert [lines[0], lines[1][:9], lines[2][:32], lines[3][:6], lines[4][:5], len(lines)] == [
+        f"Recorded as run 1 in {out['store.sqlite']}", "Columns: ", "2 quotes: 0 verified, 2 review (",
+        "Wrote ", "Next:", 5]
     shown = "caf\ufffd-notes"
     jsonl = [json.loads(line) for line in out["r.jsonl"].read_text(encoding="utf-8").splitlines()]
     assert [r["document"] for r in jsonl] == [name, "interview-01"]  # the JSONL keeps the escapes: it reads back
@@ -559,7 +560,7 @@ def test_invalid_and_conflicting_decisions_are_listed_and_counted(reviewed) -> N
     for n, row in enumerate(sheet.iter_rows(min_row=2, values_only=True), start=2):
         book_rows.setdefault(row[header.index("quote_id")], n)
     assert result.stderr.splitlines()[0] == (
-        f"{workbook}: carried the decisions and notes of 1 quotes; 0 reviewed quotes changed (their text or where "
+        f"{workbook}: carried the decisions and notes of 1 quote; 0 reviewed quotes changed (their text or where "
         f"they were found) and need a new look; 2 invalid decisions not carried (Quotes!{letter}{book_rows['q2']} "
         f"'acept', Quotes!{letter}{book_rows['q3']} 'yes'; use one of accept, reject, fix quote, fix source); "
         "1 quote id with conflicting decisions on several rows not carried (q4)")
@@ -581,7 +582,8 @@ def test_a_workbook_with_no_common_quote_ids_is_a_warning(reviewed) -> None:
 
 def _rewrite_sheet(path: Path, edit) -> Path:
     members = hostile_files.members_of(path.read_bytes())
-    members["xl/worksheets/sheet1.xml"] = edit(members["xl/worksheets/sheet1.xml"])
+    # The Quotes sheet, which review and --previous read: the second, after the Guide.
+    members["xl/worksheets/sheet2.xml"] = edit(members["xl/worksheets/sheet2.xml"])
     out = path.with_name("hostile.xlsx")
     out.write_bytes(hostile_files.build_zip(members))
     return out
@@ -782,7 +784,7 @@ def test_pypdf_complaints_are_one_warning_not_raw_lines(tmp_path: Path) -> None:
     table.write_text("quote\nWe lost 15 volunteers in the first month\n", encoding="utf-8")
     result = CliRunner().invoke(main, ["verify", str(pdf), str(table), "--no-embed", "--no-cache"])
     assert result.exit_code == 0, result.output
-    assert [line for line in result.stderr.splitlines() if not line.startswith("Columns: ")][:-1] == [
+    assert [line for line in result.stderr.splitlines() if not line.startswith("Columns: ")][:-2] == [
         f"Warning: {pdf}: the PDF is damaged in places (pypdf: incorrect startxref pointer(2) and 1 more); its text "
         "was read, but check the results against the document"]
     assert '"status": "verified"' in result.stdout

@@ -286,7 +286,7 @@ def test_verify_writes_findings_report_cards_and_sheet(corpus_dir: Path, tmp_pat
     assert "(unverified)" not in report.split("- q1:")[1].split("\n")[0]
 
     book = openpyxl.load_workbook(out["results.xlsx"])
-    assert book.sheetnames == ["Quotes", "Summary", "Findings", "Method"]
+    assert book.sheetnames == ["Guide", "Quotes", "Summary", "Findings", "Method"]
     rows = list(book["Findings"].iter_rows(values_only=True))
     assert rows[0] == FINDING_COLUMNS
     assert rows[1] == ("Funding came late", 2, 1, 0, 1, 0.8, 0.4, MAJORITY_NOTE)

@@ -36,6 +36,7 @@ FLOOR = {
     "export": "renderers", "export.tables": "renderers", "export.excel": "renderers",
     "export.page": "renderers", "export.appendix": "renderers",
     "export.findings": "renderers", "export.escalation": "renderers", "export.review": "renderers",
+    "export.guide": "renderers",
     # face: the command line and the package's front door; commands sequences the work of each command
     # (it writes through the renderers, so it sits above them) and terminal prints it
     "cli": "face", "commands": "face", "terminal": "face", "__main__": "face", "": "face",

@@ -139,7 +139,7 @@ def test_missing_quote_column(tmp_path: Path) -> None:
     with pytest.raises(InputError) as error:
         load_quotes(path)
     assert str(error.value) == (f"{path}: no quote column (looked for quote, text, quotation, quote_text, content); "
-                                "found columns: 'ID', 'Passage', 'Document'; name it with --quote-col")
+                                "found columns: 'ID', 'Passage', 'Document'; name it with the config's columns.quote")
 
 
 @pytest.mark.parametrize(("name", "content", "message"), [

@@ -25,7 +25,7 @@ from quoteverify.errors import InputError
 from quoteverify.load import load_quotes
 from quoteverify.manifest import Embedding, InputChange, read_manifest
 from quoteverify.rows import csv_bytes, jsonl_bytes
-from quoteverify.types import MATCH_TYPES, STATUSES
+from quoteverify.types import MATCH_TYPES, SEVERITIES, STATUSES
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "data" / "example"
@@ -85,9 +85,11 @@ def test_manifest_records_the_run(project, monkeypatch):
 
     status = Counter(r["status"] for r in results)
     match_type = Counter(r["match_type"] for r in results)
+    severity = Counter(r["severity"] for r in results if r["status"] == "review")
     assert data["summary"] == {"quotes": len(results), "status": {s: status[s] for s in STATUSES},
                                "match_type": {m: match_type[m] for m in MATCH_TYPES},
-                               "cosine_quotes": 0, "cosine_mean": None}
+                               "cosine_quotes": 0, "cosine_mean": None,
+                               "severity": {s: severity[s] for s in SEVERITIES}}
     assert list(data["summary"]["status"]) == list(STATUSES)
 
     environment = data["environment"]
@@ -252,3 +254,24 @@ def test_cli_outputs_are_byte_identical_across_processes_and_file_order(project)
         outputs[seed] = [(project / f"{stem}{suffix}").read_bytes() for suffix in (".jsonl", ".csv")]
     assert outputs["1"] == outputs["2"]
     assert outputs["1"][0].count(b"\n") == len(load_quotes(project / "quotes.csv").quotes)
+
+
+def test_rerun_keeps_a_workbook_reviewed_since(project, monkeypatch):
+    """rerun repeats the recorded run (no decisions carried), but a recorded workbook reviewed since is kept."""
+    from openpyxl import load_workbook
+
+    verify_cli(project, monkeypatch, "-o", "out/results.xlsx")
+    book = load_workbook(project / "out" / "results.xlsx")
+    sheet = book["Quotes"]
+    named = {cell.value: cell.column for cell in sheet[1]}
+    sheet.cell(row=2, column=named["decision"]).value = "reject"
+    book.save(project / "out" / "results.xlsx")
+    reviewed = (project / "out" / "results.xlsx").read_bytes()
+    result = CliRunner().invoke(main, ["rerun", "out/run.json"])
+    assert result.exit_code == 0, result.output
+    (backup,) = (project / "out").glob("results.before-*.xlsx")
+    assert backup.read_bytes() == reviewed
+    assert result.stderr.splitlines()[0] == (
+        "out/results.xlsx holds the decisions or notes of 1 quote: a rerun repeats the recorded run and carries "
+        f"none; when it is replaced, the old file is kept as out/{backup.name}")
+    assert "Results are identical to the recorded run." in result.stderr

@@ -152,10 +152,14 @@ def test_review_reads_a_json_decisions_file(tmp_path, example_run):
     outcome = CliRunner().invoke(main, ["review", str(path), "-o", str(out)])
     assert outcome.exit_code == 0, outcome.output
     lines = outcome.stderr.splitlines()
-    assert lines[0] == f"{path}: 19 quotes: 1 accept, 0 reject, 0 fix quote, 0 fix source; 17 empty, 1 invalid"
+    # Only quotes in review or unverified need a decision (Q01 and Q02 are verified).
+    to_decide = [(k, r.quote_id) for k, r in enumerate(results, start=1) if r.status != "verified"]
+    assert lines[0] == (f"{path}: 19 quotes, {len(to_decide)} to decide (review or unverified): 0 accept, 0 reject, "
+                        f"0 fix quote, 0 fix source; {len(to_decide)} undecided, 1 invalid; and 1 decision on "
+                        "verified quotes")
     assert lines[1:3] == [
         "  decision 2 (quote_id Q02): invalid decision 'maybe'; use one of accept, reject, fix quote, fix source",
-        "  decision 3 (quote_id Q03): empty decision"]
+        f"  decision {to_decide[0][0]} (quote_id {to_decide[0][1]}): empty decision"]
     rows = {r["quote_id"]: r for r in map(json.loads, out.read_text().splitlines())}
     assert (rows["Q01"]["decision"], rows["Q01"]["reviewer_note"]) == ("accept", "fine")
 

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from quoteverify.cli import main
 from quoteverify.export.page import load_results, write_page
 from quoteverify.review import read_review
-from quoteverify.types import QuoteResult, triage_key
+from quoteverify.types import QuoteResult, triage_order
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed: pip install -e '.[test]'")
 
@@ -105,10 +105,11 @@ def test_loads_offline_without_console_errors(tab, example):
     assert len(tab.ids()) == len(results) == 19
     assert page.title() == "quoteverify review: 19 quotes"
     assert page.text_content("#shown") == "showing 19 of 19"
-    assert page.text_content("#progress") == "decided 0 of 19"
+    to_decide = sum(r.status != "verified" for r in results)
+    assert page.text_content("#progress") == f"decided 0 of {to_decide} to decide"
     assert page.locator("svg rect").count() >= 3
-    # Worst first, as the workbook: unverified, then review by severity, then confidence.
-    assert tab.ids() == [r.quote_id for r in sorted(results, key=triage_key)]
+    # Worst first, as the workbook.
+    assert tab.ids() == [results[k].quote_id for k in triage_order(results)]
     assert (tab.errors, tab.requests) == ([], [])
 
 
@@ -182,7 +183,8 @@ def test_keys_and_clicks_decide_and_decisions_survive_a_reload(tab, example, tmp
         return {i: page.locator(f'.card[data-quote-id="{i}"]').get_attribute("data-decision") for i in expected}
 
     assert decisions() == expected
-    assert page.text_content("#progress") == "decided 3 of 19"
+    to_decide = sum(r.status != "verified" for r in load_results(example[0]))
+    assert page.text_content("#progress") == f"decided 3 of {to_decide} to decide"
     # Chromium commits localStorage a moment after the page writes it (on a loaded machine, after a reload
     # has begun): allow a few reloads, as the test of a reopened file allows a few tries.
     for _ in range(20):
@@ -202,8 +204,11 @@ def test_keys_and_clicks_decide_and_decisions_survive_a_reload(tab, example, tmp
         assert next(q for q in review.quotes if q.quote_id == order[1]).reviewer_note == "number is 50 <b>not</b> 15"
         outcome = CliRunner().invoke(main, ["review", str(saved)])
         assert outcome.exit_code == 0
-        assert outcome.stderr.splitlines()[0] == (f"{saved}: 19 quotes: 1 accept, 1 reject, 0 fix quote, "
-                                                  "1 fix source; 16 empty, 0 invalid")
+        # The first cards are the worst: all three decided quotes are among those to decide.
+        to_decide = sum(q.status != "verified" for q in review.quotes)
+        assert outcome.stderr.splitlines()[0] == (f"{saved}: 19 quotes, {to_decide} to decide (review or "
+                                                  "unverified): 1 accept, 1 reject, 0 fix quote, 1 fix source; "
+                                                  f"{to_decide - 3} undecided, 0 invalid")
     # ... and carries into the next run.
     again = tmp_path / "again.jsonl"
     outcome = CliRunner().invoke(main, ["verify", str(EXAMPLE / "transcripts"), str(EXAMPLE / "quotes.csv"),
@@ -258,9 +263,8 @@ def test_hostile_text_shows_as_text(browser, tmp_path):
     assert page.locator('.card[data-quote-id="q2"] .quote .text').text_content() == HOSTILE[2]
     assert HOSTILE[1] in page.locator('.card[data-quote-id="q2"] .source').text_content()
     assert page.locator('.card[data-quote-id="q2"] .reasons li').text_content() == HOSTILE[0]
-    # Worst first: the two unverified quotes in input order, then the review. The second card's decision and note
-    # were carried into the results: shown as made.
-    third = page.locator(".card").nth(1)
+    # Worst first: q1 and the third quote are unverified (in input order), q2 is in review.
+    third = page.locator(".card").nth(1)  # its decision and note were carried into the results: shown as made
     assert (third.get_attribute("data-decision"), third.locator("textarea").input_value()) == ("accept", HOSTILE[0])
     assert third.get_attribute("data-quote-id") == HOSTILE[1]
     assert HOSTILE[3] in page.locator(".docs").text_content()
@@ -318,3 +322,31 @@ def test_a_run_without_quotes_opens(browser, tmp_path):
     page.keyboard.press("a")
     assert (tab.errors, tab.requests) == ([], [])
     tab.close()
+
+
+def test_severity_badge_filter_codes_and_guide(browser, tmp_path):
+    """A review's severity is a badge and a filter; a QDA segment's codes (or a quote's finding) show on its card;
+    the page carries the guide the workbook and the README give; a hard line wrap is not coloured."""
+    from quoteverify.export import guide
+    from quoteverify.types import Difference
+
+    wrap = Difference("normalization", "car at the end", "car at\nthe end")
+    results = [QuoteResult("q1", "We lost fifty.", 2, status="review", severity="high", match_type="altered",
+                           confidence=0.5, extra={"codes": "loss; staffing"}, finding="loss"),
+               QuoteResult("q2", "I got to my car at the end", 3, status="review", severity="low", confidence=0.6,
+                           matched_text="I got to my car at\nthe end", document="d", start=0, end=26,
+                           differences=[wrap], finding="coping"),
+               QuoteResult("q3", "Fine.", 4, status="verified", confidence=1.0)]
+    path = tmp_path / "severity.html"
+    write_page(path, results)
+    page = Tab(browser, path).open()
+    assert page.locator('.card[data-quote-id="q1"] .badge.sev-high').text_content() == "high"
+    assert page.locator('.card[data-quote-id="q1"] .codes').text_content() == "codes loss; staffing"
+    assert page.locator('.card[data-quote-id="q2"] .codes').text_content() == "finding coping"
+    assert page.locator('.card[data-quote-id="q2"] .hl-b').count() == 0
+    page.select_option("#f-severity", "low")
+    assert [c.get_attribute("data-quote-id") for c in page.locator(".card").all()] == ["q2"]
+    assert page.text_content('[data-severity-count="high"]') == "1"
+    text = page.locator("#guide").text_content()
+    assert all(m in text for m in [*guide.STATUS_MEANING.values(), *guide.SEVERITY_MEANING.values(),
+                                   *(m for ms in guide.DECISION_MEANING.values() for m in ms.values())])

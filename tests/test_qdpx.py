@@ -4,6 +4,7 @@ from __future__ import annotations
 import io
 import json
 import random
+import re
 import time
 import uuid
 import zipfile
@@ -172,9 +173,14 @@ def test_a_segment_that_fits_no_convention_is_reported_not_cut(tmp_path: Path) -
     assert [(r.finding, r.status) for r in results] == [("ok", "verified"), ("shifted", "unverified"),
                                                        ("past the end", "unverified"), ("backwards", "unverified")]
     convention = "Unicode code points, byte-order mark counted, CRLF as 2 characters"
+    # The coder sees what was coded: the text the positions cover, widened to whole words.
+    widened = re.search(r"\w*" + re.escape(text[12:40]) + r"\w*", text)
+    assert widened is not None
+    assert [r.quote for r in results] == [text[a:b], text[c:d - 1], "segment 2", widened.group().strip()]
     assert results[1].reasons == [
         f"positions {c + 2}-{d - 1} of coded segment in interview-01 do not fit its text ({convention}): they do "
-        "not start and end on word boundaries; recode the segment or export the project again"]
+        "not start and end on word boundaries; the quote shown is the text they cover, widened to whole words; "
+        "recode the segment or export the project again"]
     assert results[2].reasons == [
         f"positions {len(text) + 5}-{len(text) + 40} of coded segment in interview-01 do not fit its text "
         f"({convention}): they do not start and end on word boundaries or lie past its end; recode the segment "
@@ -207,7 +213,7 @@ def test_verify_with_only_a_project(tmp_path: Path) -> None:
     out = tmp_path / "r.csv"
     result = CliRunner().invoke(main, ["verify", str(path), "-o", str(out), "--no-embed", "--no-cache"])
     assert result.exit_code == 0, result.output
-    assert result.stderr.splitlines()[-1].startswith("12 quotes: 12 verified, 0 review, 0 unverified (")
+    assert result.stderr.splitlines()[-3].startswith("12 quotes: 12 verified, 0 review, 0 unverified (")
     assert "qda_guid" in out.read_text(encoding="utf-8").splitlines()[0].split(",")
 
 
@@ -365,3 +371,32 @@ def test_a_project_without_the_namespace(tmp_path: Path) -> None:
                          "</Project>")
     [result] = quoteverify.verify(path, path, NO_EMBED)
     assert (result.quote, result.status, result.speaker) == ("We kept going anyway.", "verified", "Maria")
+
+
+def test_a_video_title_opening_a_source_is_no_speaker(tmp_path: Path) -> None:
+    """A source that opens with its own title (a video's, "Name: subtitle" or "Title  12:31") names no speaker;
+    labels further on still do."""
+    title = "Farming Hay: A Year On The Ranch"
+    text = (f"{title}\nso my family has farmed this valley since the fifties and the water never ran short.\n"
+            "Interviewer: And now?\nDale: Now the ditch runs dry by August most years.\n")
+    first, second = text.index("so my family"), text.index("Now the ditch")
+    segments = [(title, first, text.index(".", first) + 1, "history", ""),
+                (title, second, text.index(".", second) + 1, "drought", "")]
+    path = make_qdpx(tmp_path / "p.qdpx", {title: text}, segments)
+    results = quoteverify.verify(path, path, NO_EMBED)
+    assert [(r.status, r.speaker) for r in results] == [("verified", ""), ("verified", "Dale")]
+
+
+@pytest.mark.parametrize(("text", "title", "speaker"), [
+    ("Water Rights On The Snake River  12:31\nso we farmed.\n", "Water Rights On The Snake River", ""),
+    ("Farming Hay: A Year On The Ranch\n[00:00:05] so we farmed.\n", "farming-hay-a-year-on-the-ranch", ""),
+    # a document named after its one speaker is that speaker's; a label that recurs is a speaker's
+    ("Dale: so we farmed.\n", "dale", "Dale"),
+    ("Dale: so we farmed.\n", "dale-interview", "Dale"),
+    ("Maria: I was born.\nInterviewer: And?\nMaria: so we farmed.\n", "Maria: I was born", "Maria"),
+])
+def test_title_line_or_speaker(text: str, title: str, speaker: str) -> None:
+    from quoteverify.turns import Turns
+
+    turn = Turns(text, title=title).at(text.index("so we farmed"))
+    assert (turn.speaker if turn else "") == speaker

@@ -95,6 +95,22 @@ def test_column_errors_name_the_option(corpus_dir: Path, tmp_path: Path, args, m
     assert result.stderr == message.format(t=table) + "\n"
 
 
+@pytest.mark.parametrize(("columns", "message"), [
+    ({}, "{t}: no quote column (looked for quote, text, quotation, quote_text, content); found columns: 'Passage', "
+         "'File'; name it with the config's columns.quote"),
+    ({"quote": "Pasage"}, "{t}: no column 'Pasage' (named with the config's columns.quote); found columns: "
+                          "'Passage', 'File'"),
+])
+def test_python_errors_name_the_config_not_the_options(corpus_dir: Path, tmp_path: Path, columns, message) -> None:
+    """From Python there is no --quote-col: the message names what Python takes instead."""
+    table = write(tmp_path / "q.csv", f"Passage,File\n{MARIA},interview-02\n")
+    with pytest.raises(InputError) as raised:
+        quoteverify.verify(corpus_dir, table, {"embed": {"enabled": False}, "columns": columns})
+    assert str(raised.value) == message.format(t=table)
+    with pytest.raises(quoteverify.ConfigError, match=r"check the path given to config=$"):
+        quoteverify.verify(corpus_dir, table, tmp_path / "missing.yaml")
+
+
 def test_quote_text_and_source_document_are_usual_names(tmp_path: Path) -> None:
     table = write(tmp_path / "q.csv", f"Quote Text,Source Document,Participant\n{MARIA},interview-01,Maria\n")
     quote = load_quotes(table).quotes[0]
@@ -126,7 +142,8 @@ def test_dataframe_with_own_columns() -> None:
     with pytest.raises(InputError) as error:
         quoteverify.verify(TINY_CORPUS, frame, NO_EMBED)
     assert str(error.value) == ("quotes (DataFrame): no quote column (looked for quote, text, quotation, quote_text, "
-                                "content); found columns: 'Passage', 'Doc'; name it with --quote-col")
+                                "content); found columns: 'Passage', 'Doc'; name it with the config's "
+                                "columns.quote")
 
 
 def test_a_single_string_is_not_a_list_of_quotes() -> None:
@@ -312,7 +329,9 @@ def test_workbook_shows_claims_context_and_own_columns(corpus_dir: Path, tmp_pat
     assert result.exit_code == 0, result.output
     sheet = openpyxl.load_workbook(out)["Quotes"]
     header = [c.value for c in sheet[1]]
-    assert header[-5:] == ["decision", "reviewer_note", "fingerprint", "coder", "input_status"]
+    # The quote table's own columns after the tool's, before the evidence at the far right.
+    assert header[header.index("manuscript_context"):header.index("row")] == [
+        "manuscript_context", "coder", "input_status"]
     row = dict(zip(header, [c.value for c in sheet[2]]))
     assert (row["claimed_document"], row["claimed_speaker"], row["speaker"]) == ("interview-01", "James", "Maria")
     assert row["manuscript_context"] == "line 12: as one manager put it [quote] and so"
@@ -325,9 +344,9 @@ def test_workbook_shows_claims_context_and_own_columns(corpus_dir: Path, tmp_pat
 def test_the_columns_read_are_said_before_the_summary(corpus_dir: Path, tmp_path: Path) -> None:
     table = write(tmp_path / "q.csv", f"id,quote,document\nq1,{MARIA},interview-01\n")
     lines = invoke(corpus_dir, table).stderr.splitlines()
-    assert lines[-2] == ("Columns: quote = 'quote', quote_id = 'id', document = 'document', speaker = (none), "
+    assert lines[-3] == ("Columns: quote = 'quote', quote_id = 'id', document = 'document', speaker = (none), "
                          "finding = (none)")
-    assert lines[-1].startswith("1 quotes: 1 verified, 0 review, 0 unverified (")
+    assert lines[-2].startswith("1 quote: 1 verified, 0 review, 0 unverified (")
 
 
 def test_a_run_with_named_columns_reruns_with_them(corpus_dir: Path, tmp_path: Path) -> None:
@@ -351,3 +370,19 @@ def test_quiet_turns_off_the_model_bar_on_a_terminal_too(corpus_dir: Path, tmp_p
     table = write(tmp_path / "q.csv", f"quote\n{MARIA}\n")
     assert invoke(corpus_dir, table, "--quiet").stderr == ""
     assert os.environ["HF_HUB_DISABLE_PROGRESS_BARS"] == "1"
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".xlsx"])
+def test_a_header_only_quote_table_warns(corpus_dir: Path, tmp_path: Path, suffix: str) -> None:
+    table = tmp_path / f"q{suffix}"
+    if suffix == ".csv":
+        write(table, "quote_id,quote,document\n")
+    else:
+        frame = pd.DataFrame(columns=["quote_id", "quote", "document"])
+        frame.to_excel(table, index=False)
+    result = invoke(corpus_dir, table)
+    assert result.exit_code == 0
+    right = "right file, or the right sheet" if suffix == ".xlsx" else "right file"
+    assert result.stderr.splitlines()[0] == (f"Warning: {table}: has a header row but no quotes under it; nothing "
+                                             f"to check (is it the {right}?)")
+    assert result.stderr.splitlines()[-1] == "Next: nothing to decide: the quote table holds no quotes"

@@ -231,9 +231,11 @@ def _results(summary: Summary, manifest: Manifest, manifest_name: str, style: _S
         text = "The quote table held no quotes. "
     else:
         status = summary.status
+        rated = [f"{n} of {s} severity" for s, n in summary.severity.items() if n]
+        severities = f" ({', '.join(rated[:-1]) + ' and ' if len(rated) > 1 else ''}{rated[-1]})" if rated else ""
         text = (f"Of the {plural(total, 'quote')}, {_share(status['verified'], total)} verified, "
-                f"{_share(status['review'], total)} flagged for review and {_share(status['unverified'], total)} "
-                "unverified, that is, not located in the sources. ")
+                f"{_share(status['review'], total)} flagged for review{severities} and "
+                f"{_share(status['unverified'], total)} unverified, that is, not located in the sources. ")
         found = [f"{summary.match_type[m]} {m}" for m in MATCH_TYPES if summary.match_type[m]]
         text += "By match type: " + (", ".join(found[:-1]) + " and " if len(found) > 1 else "") + found[-1] + ". "
     if manifest.embedding.enabled:

@@ -27,18 +27,23 @@ from ..types import (
     LOAD_BEARING,
     MATCH_TYPES,
     QUOTES_SHEET,
+    SEVERITIES,
     STATUSES,
+    Difference,
     Finding,
     Findings,
     QuoteResult,
     count_by_document,
+    count_by_severity,
     count_by_status,
     fingerprint,
     triage_order,
 )
 from ..version import __version__
+from . import guide
 
 FINDINGS_SHEET = "Findings"
+GUIDE_SHEET = "Guide"
 FINDINGS_WIDTHS = {"finding": 50, "note": 60}  # characters; the other columns fit their header
 MAX_CELL = 32_767  # Excel's limit, in UTF-16 code units
 TRUNCATED = " […truncated; full text in the JSONL output]"
@@ -50,6 +55,8 @@ LINE_HEIGHT = 15.0  # points per line of Calibri 11
 # Excel's own Good / Neutral / Bad cell styles, so the colours read as Excel users expect.
 STATUS_COLOURS = {"verified": ("C6EFCE", "006100"), "review": ("FFEB9C", "9C5700"),
                   "unverified": ("FFC7CE", "9C0006")}
+# A review's severity, (fill, text) as the review page's badges: red, orange, grey.
+SEVERITY_COLOURS = {"high": ("FFC7CE", "9C0006"), "medium": ("FCE4D6", "C55A11"), "low": ("EDEDED", "595959")}
 CHART_COLOURS = {"verified": "63BE7B", "review": "FFCC00", "unverified": "F8696B"}
 # Highlight of a differing passage by the kind of difference: load-bearing changes in bold red,
 # other changes in bold orange, benign ones (normalization, disfluency, ...) in blue.
@@ -58,58 +65,78 @@ HIGHLIGHTS = {"load-bearing": ("C00000", True), "changed": ("C55A11", True), "be
 
 @dataclass(frozen=True)
 class Column:
-    """One column of the Quotes sheet: its header, width (in characters) and value."""
+    """One column of the Quotes sheet: its header, width (in characters) and value; an ``optional`` column is
+    left out when it is empty in every row (no wide empty column in the reviewer's way)."""
 
     name: str
     width: float
     value: Callable[[QuoteResult], Any]
     wrap: bool = False
     number_format: str = "General"
+    optional: bool = False
 
 
 def _get(name: str) -> Callable[[QuoteResult], Any]:
     return lambda result: getattr(result, name)
 
 
+# Laid out for triage: what the reviewer reads and decides first (the decision within the first 8 columns),
+# then where it was found and what was claimed, the quote table's own columns, and the evidence at the far right.
 QUOTE_COLUMNS = (
+    Column("quote_id", 10, _get("quote_id"), wrap=True),
+    Column("quote", 48, _get("quote"), wrap=True),
+    Column("matched_text", 48, _get("matched_text"), wrap=True),
     Column("status", 11, _get("status")),
+    Column("severity", 9, _get("severity")),
+    Column("reasons", 36, lambda r: "\n".join(r.reasons), wrap=True),
+    Column("decision", 12, _get("decision")),
+    Column("reviewer_note", 30, _get("reviewer_note"), wrap=True),
     Column("match_type", 13, _get("match_type")),
     Column("confidence", 11, _get("confidence"), number_format="0.00"),
     Column("band", 8, _get("band")),
-    Column("quote", 60, _get("quote"), wrap=True),
-    Column("matched_text", 60, _get("matched_text"), wrap=True),
     Column("document", 20, _get("document"), wrap=True),
-    Column("claimed_document", 20, _get("claimed_document"), wrap=True),
     Column("line", 7, _get("line")),
-    Column("speaker", 14, _get("speaker"), wrap=True),
-    Column("claimed_speaker", 14, _get("claimed_speaker"), wrap=True),
-    Column("timestamp", 12, _get("timestamp")),
-    Column("reasons", 40, lambda r: "\n".join(r.reasons), wrap=True),
-    Column("suggestion", 40, _get("suggestion"), wrap=True),
+    Column("speaker", 14, _get("speaker"), wrap=True, optional=True),
+    Column("timestamp", 12, _get("timestamp"), optional=True),
+    Column("claimed_document", 20, _get("claimed_document"), wrap=True, optional=True),
+    Column("claimed_speaker", 14, _get("claimed_speaker"), wrap=True, optional=True),
+    Column("suggestion", 40, _get("suggestion"), wrap=True, optional=True),
     # Where the quote stands in the manuscript: the `context` column of `quoteverify extract`'s table.
-    Column("manuscript_context", 50, lambda r: r.extra.get(MANUSCRIPT_CONTEXT, ""), wrap=True),
+    Column("manuscript_context", 40, lambda r: r.extra.get(MANUSCRIPT_CONTEXT, ""), wrap=True, optional=True),
+)
+# The evidence and offsets: after the quote table's own columns, at the far right.
+EVIDENCE_COLUMNS = (
+    Column("row", 7, _get("row")),
+    Column("start", 8, _get("start")),
+    Column("end", 8, _get("end")),
     Column("bm25_score", 11, _get("bm25_score"), number_format="0.00"),
     Column("bm25_ratio", 11, _get("bm25_ratio"), number_format="0.00"),
     Column("cosine", 9, _get("cosine"), number_format="0.000"),
     Column("match_ratio", 12, _get("match_ratio"), number_format="0.000"),
-    Column("quote_id", 12, _get("quote_id")),
-    Column("row", 7, _get("row")),
-    Column("decision", 13, _get("decision")),
-    Column("reviewer_note", 40, _get("reviewer_note"), wrap=True),
     Column("fingerprint", 18, fingerprint),
 )
+ALL_COLUMNS = QUOTE_COLUMNS + EVIDENCE_COLUMNS
 MANUSCRIPT_CONTEXT = "context"
 USER_COLUMN_WIDTH = 20
 # Shown to the reviewer as the columns to fill in; `fingerprint` is hidden (it serves --previous).
 REVIEWER_COLUMNS = ("decision", "reviewer_note")
 HIDDEN_COLUMNS = ("fingerprint",)
+# Frozen with the header row: the id and the quote stay in view while the reviewer scrolls right and down.
+FROZEN = "C2"
+
+
+def sheet_columns(results: list[QuoteResult]) -> tuple[Column, ...]:
+    """The Quotes sheet's columns for ``results``: the tool's (optional ones only when some row has a value),
+    the quote table's own, then the evidence."""
+    shown = tuple(c for c in QUOTE_COLUMNS if not c.optional or any(c.value(r) not in ("", None) for r in results))
+    return shown + _user_columns(results) + EVIDENCE_COLUMNS
 
 
 def _user_columns(results: list[QuoteResult]) -> tuple[Column, ...]:
     """The quote table's own columns (a coder, a page, a memo), after the tool's, in the table's order;
     one named like a tool column gets the prefix input_, as in the CSV."""
     names = dict.fromkeys(k for r in results for k in r.extra if k != MANUSCRIPT_CONTEXT)
-    taken = {c.name for c in QUOTE_COLUMNS}
+    taken = {c.name for c in ALL_COLUMNS}
     columns = []
     for name in names:
         header = name
@@ -129,6 +156,7 @@ def write_workbook(path, results: list[QuoteResult], *, run=None, findings: Find
     book = Workbook(write_only=True)
     try:
         styles = _Styles.register(book)
+        _write_guide(book.create_sheet(GUIDE_SHEET), styles)
         _write_quotes(book.create_sheet(QUOTES_SHEET), results, styles)
         _write_summary(book.create_sheet("Summary"), results, styles)
         if findings is not None and findings.findings:
@@ -265,6 +293,12 @@ def highlights(text: str, fragments: Iterable[tuple[str, str]]) -> list[Highligh
     return sorted(found, key=lambda h: h.start)
 
 
+def shown_differences(differences: Iterable[Difference]) -> list[Difference]:
+    """The differences worth colouring: not a transcript's hard line wrap ("car at\nthe end" quoted as "car at
+    the end"), which is a difference of spacing alone."""
+    return [d for d in differences if d.kind != "normalization" or d.quote_text.split() != d.source_text.split()]
+
+
 def _rich(text: str, fragments: list[tuple[str, str]], styles: _Styles):
     """The cell value for ``text`` with its differing passages highlighted (plain text if none)."""
     # openpyxl takes half a second to import; only workbooks need it.
@@ -308,6 +342,7 @@ class _Styles:
     reviewer_header: str
     title: str
     status: dict[str, str]
+    severity: dict[str, str]
     column: dict[str, str]      # body style of each Quotes column
     wrap: str
     left: str
@@ -336,7 +371,7 @@ class _Styles:
         wrap = Alignment(vertical="top", wrap_text=True)
         header_alignment = Alignment(vertical="center", wrap_text=True)
         body: dict[tuple[bool, str], str] = {}
-        for column in QUOTE_COLUMNS:
+        for column in ALL_COLUMNS:
             key = (column.wrap, column.number_format)
             if key not in body:
                 body[key] = style(f"{'wrapped' if column.wrap else 'cell'} {column.number_format}",
@@ -346,7 +381,9 @@ class _Styles:
             reviewer_header=style("reviewer header", bold=True, background="BDD7EE", alignment=header_alignment),
             title=style("title", bold=True, size=FONT_SIZE + 1),
             status={s: style(s, colour=fg, background=bg, alignment=top) for s, (bg, fg) in STATUS_COLOURS.items()},
-            column={c.name: body[(c.wrap, c.number_format)] for c in QUOTE_COLUMNS},
+            severity={s: style(f"severity {s}", colour=fg, background=bg, alignment=top)
+                      for s, (bg, fg) in SEVERITY_COLOURS.items()},
+            column={c.name: body[(c.wrap, c.number_format)] for c in ALL_COLUMNS},
             wrap=style("wrapped", alignment=wrap),
             left=style("left", alignment=Alignment(horizontal="left", vertical="top")),
             highlight={name: InlineFont(rFont=FONT, sz=FONT_SIZE, color=colour, b=bold)
@@ -372,7 +409,7 @@ def _text_lines(text: str, width: float) -> int:
     return sum(max(1, math.ceil(len(part) / per_line)) for part in text.split("\n"))
 
 
-def _row_lines(result: QuoteResult, columns: tuple[Column, ...] = QUOTE_COLUMNS) -> int:
+def _row_lines(result: QuoteResult, columns: tuple[Column, ...] = ALL_COLUMNS) -> int:
     """Lines the tallest wrapped cell of this row needs, capped at MAX_ROW_LINES.
 
     Rows get an explicit height because LibreOffice does not fit rows to wrapped
@@ -393,8 +430,8 @@ def _extra_cell(name: str) -> Callable[[QuoteResult], Any]:
     return lambda result: result.extra.get(name, "")
 
 
-def _quote_row(sheet, result: QuoteResult, styles: _Styles, columns: tuple[Column, ...] = QUOTE_COLUMNS) -> list:
-    differences = result.differences
+def _quote_row(sheet, result: QuoteResult, styles: _Styles, columns: tuple[Column, ...] = ALL_COLUMNS) -> list:
+    differences = shown_differences(result.differences)
     cells: list[Any] = []
     for column in columns:
         if column.name == "quote":
@@ -408,8 +445,12 @@ def _quote_row(sheet, result: QuoteResult, styles: _Styles, columns: tuple[Colum
             # The reviewer's cells keep theirs so that what they type wraps.
             cells.append(None)
             continue
-        style = (styles.status.get(result.status) if column.name == "status"
-                 else styles.column.get(column.name, styles.wrap))
+        if column.name == "status":
+            style = styles.status.get(result.status)
+        elif column.name == "severity":
+            style = styles.severity.get(result.severity)
+        else:
+            style = styles.column.get(column.name, styles.wrap)
         cells.append(_write_cell(sheet, value, style))
     return cells
 
@@ -419,14 +460,14 @@ def _write_quotes(sheet, results: list[QuoteResult], styles: _Styles) -> None:
     from openpyxl.utils import get_column_letter
     from openpyxl.worksheet.datavalidation import DataValidation
 
-    columns = QUOTE_COLUMNS + _user_columns(results)
+    columns = sheet_columns(results)
     letters = {c.name: get_column_letter(k) for k, c in enumerate(columns, start=1)}
     # Column widths and the frozen header must be set before the first row is streamed.
     for column in columns:
         dimension = sheet.column_dimensions[letters[column.name]]
         dimension.width = column.width
         dimension.hidden = column.name in HIDDEN_COLUMNS
-    sheet.freeze_panes = "A2"
+    sheet.freeze_panes = FROZEN
     sheet.print_title_rows = "1:1"
     sheet.page_setup.orientation = "landscape"
 
@@ -480,6 +521,9 @@ def _write_summary(sheet, results: list[QuoteResult], styles: _Styles) -> None:
     statuses = count_by_status(results)
     table("Quotes by status", ["status", "quotes"],
           [[s, statuses[s]] for s in STATUSES] + [["total", len(results)]])
+    severities = count_by_severity(results)
+    table("Quotes in review by severity", ["severity", "quotes"],
+          [[s, severities[s]] for s in SEVERITIES] + [["total", statuses["review"]]])
     match_types = Counter(r.match_type for r in results)
     table("Quotes by match type", ["match_type", "quotes"], [[m, match_types[m]] for m in MATCH_TYPES])
     per_document = count_by_document(results)
@@ -517,20 +561,6 @@ def _write_summary(sheet, results: list[QuoteResult], styles: _Styles) -> None:
 
 
 # --- the Method sheet -----------------------------------------------------------------------------
-
-LEGEND = (
-    ("status", "verified: the source says this; review: found, but differs in a way a person must judge; "
-               "unverified: not found in the sources"),
-    ("highlights", "in quote and matched_text: bold red = number, negation or name changed; "
-                   "bold orange = other wording, elision or order; blue = normalization, punctuation, "
-                   "editorial brackets, disfluency"),
-    ("decision", f"your verdict, one of: {', '.join(DECISIONS)}; read back with "
-                 "`quoteverify review results.xlsx -o reviewed.jsonl`"),
-    ("fingerprint", "hidden column: a hash of each quote and where it was found; "
-                    "`quoteverify verify --previous results.xlsx` carries decisions only to unchanged quotes"),
-    ("truncation", f"cells are cut at Excel's {MAX_CELL:,}-character limit, marked '{TRUNCATED.strip()}'"),
-)
-
 
 METHOD_WIDTH = 70
 
@@ -580,11 +610,68 @@ def _write_method(sheet, results: list[QuoteResult], run, styles: _Styles) -> No
         seen = {(r.document, r.document_sha256) for r in results if r.document}
         for doc_id, sha256 in sorted(seen):
             line(doc_id, sha256)
-    line()
 
-    line("Reading this workbook", style=styles.title)
-    for term, meaning in LEGEND:
-        line(term, meaning, style=styles.wrap)
+
+# --- the Guide sheet ------------------------------------------------------------------------------
+
+GUIDE_WIDTHS = (16, 46, 46, 46)
+# The workbook's own columns and marks, after the guide shared with the page and the README.
+WORKBOOK_NOTES = (
+    ("Quotes", "One row per quote, worst first. Read quote and matched_text (the source passage), status, "
+               "severity and reasons; choose a decision and write a reviewer_note. The id and the quote stay in "
+               "view as you scroll. Scores and offsets are at the far right. Sort and filter freely."),
+    ("read it back", "quoteverify review results.xlsx -o reviewed.csv lists the decisions; running verify again "
+                     "with -o results.xlsx (or --previous results.xlsx) carries them to the next run."),
+    ("fingerprint", "A hidden column: a hash of each quote and where it was found, so that a decision is carried "
+                    "only to an unchanged quote."),
+    ("truncation", f"Cells are cut at Excel's {MAX_CELL:,}-character limit, marked '{TRUNCATED.strip()}'."),
+)
+
+
+def _write_guide(sheet, styles: _Styles) -> None:
+    """The first sheet: what the statuses, severities, colours and decisions mean, as the page and README say."""
+    # openpyxl takes half a second to import; only workbooks need it.
+    from openpyxl.cell.rich_text import CellRichText, TextBlock
+
+    for letter, width in zip("ABCD", GUIDE_WIDTHS):
+        sheet.column_dimensions[letter].width = width
+    _print_setup(sheet, landscape=True)
+    rows: list[list] = []
+
+    def row(*cells: Any, style: str | None = None, styled: dict[int, str | None] | None = None) -> None:
+        widest = max((_text_lines(str(v), GUIDE_WIDTHS[k]) for k, v in enumerate(cells) if v), default=1)
+        if widest > 1:
+            sheet.row_dimensions[len(rows) + 1].height = widest * LINE_HEIGHT
+        rows.append([_write_cell(sheet, v, (styled or {}).get(k, style or styles.wrap)) for k, v in enumerate(cells)])
+
+    row("How to read this workbook", style=styles.title)
+    for term, meaning in WORKBOOK_NOTES:
+        row(term, meaning)
+    row()
+    row("status", "meaning", style=styles.header)
+    for status in STATUSES:
+        row(status, guide.STATUS_MEANING[status], styled={0: styles.status[status]})
+    row()
+    row("severity", "meaning", style=styles.header)
+    for severity in SEVERITIES:
+        row(severity, guide.SEVERITY_MEANING[severity], styled={0: styles.severity[severity]})
+    row("", guide.SEVERITY_NOTE)
+    row()
+    row("colour", "of", "means", style=styles.header)
+    weights = {"bold red": "load-bearing", "bold orange": "changed", "blue": "benign"}
+    for what, colour, meaning in guide.COLOURS:
+        sample = (CellRichText([TextBlock(styles.highlight[weights[colour]], colour)]) if colour in weights
+                  else colour)
+        # A status's or severity's sample cell wears its colours, as on the Quotes sheet.
+        worn = styles.status.get(meaning) or styles.severity.get(meaning) or styles.wrap
+        row(sample, what, meaning, styled={0: worn})
+    row()
+    row("decision", *(f"for a quote in {s}" for s in guide.DECISION_STATUSES), style=styles.header)
+    for decision in DECISIONS:
+        row(decision, *(guide.DECISION_MEANING[decision][s] for s in guide.DECISION_STATUSES))
+    row("", guide.DECISION_NOTE)
+    for cells in rows:
+        sheet.append(cells)
 
 
 def _write_findings(sheet, findings: tuple[Finding, ...], styles: _Styles) -> None:

@@ -30,15 +30,18 @@ from ..transaction import write_bytes_atomic
 from ..types import (
     DECISIONS,
     MATCH_TYPES,
+    SEVERITIES,
     STATUSES,
     QuoteResult,
     count_by_document,
+    count_by_severity,
     count_by_status,
     document_label,
     fingerprint,
     triage_order,
 )
-from .excel import CHART_COLOURS, _severity, highlights
+from . import guide
+from .excel import CHART_COLOURS, _severity, highlights, shown_differences
 
 PAGE_FORMATS = (".html",)
 # Severity of a highlighted passage, as the workbook colours it, in one letter to keep 5,000 quotes small.
@@ -74,16 +77,18 @@ def _segments(text: str, fragments: list[tuple[str, str]]) -> list[Any]:
 
 
 def _card(result: QuoteResult) -> dict[str, Any]:
-    differences = result.differences
+    differences = shown_differences(result.differences)
     card = {
         "id": result.quote_id, "row": result.row, "status": result.status, "match": result.match_type,
-        "confidence": result.confidence, "band": result.band,
+        "confidence": result.confidence, "band": result.band, "severity": result.severity,
+        # What a QDA project codes the segment as (all its codes), and the finding the quote is cited for.
+        "codes": result.extra.get("codes", ""), "finding": result.finding,
         "quote": _segments(result.quote, [(d.quote_text, d.kind) for d in differences]),
         "matched": _segments(result.matched_text, [(d.source_text, d.kind) for d in differences]),
         "before": result.context_before, "after": result.context_after,
         "document": result.document, "claimed": result.claimed_document, "group": document_label(result),
         "line": result.line, "speaker": result.speaker, "timestamp": result.timestamp,
-        "reasons": result.reasons, "kinds": sorted({d.kind for d in differences}),
+        "reasons": result.reasons, "kinds": sorted({d.kind for d in result.differences}),
         "suggestion": result.suggestion, "cosine": result.cosine, "match_ratio": result.match_ratio,
         "bm25": result.bm25_score, "fp": fingerprint(result),
         "decision": result.decision, "note": result.reviewer_note,
@@ -117,8 +122,10 @@ def _summary(results: list[QuoteResult]) -> dict[str, Any]:
             parts.append((status, counts[status], round(x, 1), round(width, 1)))
             x += width
         bars.append(Bar(name, sum(counts.values()), tuple(parts), k * CHART_ROW))
+    severities = count_by_severity(results)
     return {
         "statuses": [(s, statuses[s]) for s in STATUSES],
+        "severities": [(s, severities[s]) for s in SEVERITIES],
         "match_types": [(m, match_types[m]) for m in MATCH_TYPES if match_types[m]],
         "documents": [(d, [per_document[d][s] for s in STATUSES], sum(per_document[d].values()))
                       for d in documents],
@@ -151,11 +158,14 @@ def render_page(results: list[QuoteResult], *, title: str = "quoteverify review"
     run = run_fingerprint(results)
     data = {"run": run, "decisions": list(DECISIONS), "statuses": list(STATUSES),
             "quotes": [_card(results[k]) for k in order]}
+    # The same guide as the workbook's first sheet and the README's.
+    decisions = [(d, [guide.DECISION_MEANING[d][s] for s in guide.DECISION_STATUSES]) for d in DECISIONS]
     kinds = sorted({d.kind for r in results for d in r.differences})
     template = env.get_template("page.html.j2")
     return template.render(title=title, run=run, count=len(results), summary=_summary(results),
                            colours=CHART_COLOURS, match_types=[m for m in MATCH_TYPES],
-                           statuses=STATUSES, kinds=kinds, decisions=DECISIONS,
+                           statuses=STATUSES, kinds=kinds, decisions=DECISIONS, severities=SEVERITIES,
+                           guide=guide, guide_decisions=decisions,
                            data_json=script_json(data), css=_asset("page.css"), script=_asset("page.js"))
 
 

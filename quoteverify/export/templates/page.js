@@ -80,6 +80,11 @@
 
     var meta = el("div", "meta");
     meta.appendChild(el("span", "badge st-" + q.status, q.status));
+    if (q.severity) {
+      var severity = el("span", "badge sev-" + q.severity, q.severity);
+      severity.title = "severity: " + q.severity;
+      meta.appendChild(severity);
+    }
     meta.appendChild(el("b", "match", q.match));
     metaItem(meta, "confidence", number(q.confidence, 2) + (q.band ? " (" + q.band + ")" : ""));
     metaItem(meta, "quote", q.id);
@@ -90,6 +95,12 @@
     metaItem(meta, "speaker", q.speaker);
     metaItem(meta, "time", q.timestamp);
     node.appendChild(meta);
+    // A QDA segment's codes (its first is also its finding), else the finding the quote is cited for.
+    if (q.codes || q.finding) {
+      var codes = el("p", "codes", q.codes ? "codes " : "finding ");
+      codes.appendChild(el("b", null, q.codes || q.finding));
+      node.appendChild(codes);
+    }
 
     var pair = el("div", "pair");
     var quote = el("div", "quote");
@@ -169,14 +180,17 @@
     progress();
   }
 
+  // Only quotes in review or unverified need a decision; a verified one may have one all the same.
+  var TO_DECIDE = QUOTES.filter(function (q) { return q.status !== "verified"; }).length;
   function progress() {
-    var done = decision.filter(function (d) { return d !== ""; }).length;
-    document.getElementById("progress").textContent = "decided " + done + " of " + QUOTES.length;
+    var done = decision.filter(function (d, i) { return d !== "" && QUOTES[i].status !== "verified"; }).length;
+    document.getElementById("progress").textContent = "decided " + done + " of " + TO_DECIDE + " to decide";
   }
 
   // --- filters --------------------------------------------------------------------------------
   var filters = {
-    status: document.getElementById("f-status"), match: document.getElementById("f-match"),
+    status: document.getElementById("f-status"), severity: document.getElementById("f-severity"),
+    match: document.getElementById("f-match"),
     kind: document.getElementById("f-kind"), document: document.getElementById("f-document"),
     decision: document.getElementById("f-decision"), text: document.getElementById("f-text")
   };
@@ -184,13 +198,14 @@
     function flat(segments) {
       return (segments || []).map(function (p) { return typeof p === "string" ? p : p[0]; }).join("");
     }
-    return [q.id, flat(q.quote), flat(q.matched), q.document, q.claimed, q.speaker,
+    return [q.id, flat(q.quote), flat(q.matched), q.document, q.claimed, q.speaker, q.codes, q.finding,
             (q.reasons || []).join(" "), q.suggestion].join("\n").toLowerCase();
   });
 
   function passes(i) {
     var q = QUOTES[i];
     if (filters.status.value && q.status !== filters.status.value) return false;
+    if (filters.severity.value && q.severity !== filters.severity.value) return false;
     if (filters.match.value && q.match !== filters.match.value) return false;
     if (filters.kind.value && (q.kinds || []).indexOf(filters.kind.value) < 0) return false;
     if (filters.document.value && q.group !== filters.document.value) return false;
