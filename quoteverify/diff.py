@@ -206,8 +206,9 @@ class _Differ:
         """Differences within one piece; returns its normalized source span."""
         src = self.corpus.sources[seg.doc]
         (q_lo, q_hi), (s_lo, s_hi) = self.spans(seg)
-        if not self.pq.parts_within(q_lo, q_hi) and self.q_orig(q_lo, q_hi) == self.s_orig(src, s_lo, s_hi):
-            return s_lo, s_hi  # character for character: nothing to name
+        if (not self.pq.parts_within(q_lo, q_hi) and self.q_orig(q_lo, q_hi) == self.s_orig(src, s_lo, s_hi)
+                and not src.pages.skipped(src.document.text, *src.norm.to_original(s_lo, s_hi))):
+            return s_lo, s_hi  # character for character, and no page furniture copied with it: nothing to name
         q = self._numbers(_quote_tokens(self.pq, q_lo, q_hi))
         s_lo, s_hi = self._refit(q, src, s_lo, s_hi)
         s = self._numbers(_source_tokens(src, s_lo, s_hi))
@@ -220,6 +221,9 @@ class _Differ:
                 before = first_word + sum(1 for t in s[:j1] if t.kind == "word")
                 kind = self.label(q[i1:i2], s[j1:j2], src, _neighbours(s, j1, j2), before)
                 self.add(kind, self._q_text(q[i1:i2]), self._s_text(src, s[j1:j2]))
+        # Page furniture between the quoted words (quoteverify.pages): the words align across it.
+        for skipped in src.pages.skipped(src.document.text, *src.norm.to_original(s_lo, s_hi)):
+            self.add(skipped.kind, "", src.document.text[skipped.start:skipped.end])
         return s_lo, s_hi
 
     def _number_keys(self, text: str) -> list[str]:
@@ -448,7 +452,7 @@ def _uncovered(pq: PreparedQuote, segments: list[Segment]) -> list[tuple[int, in
 def _elision(src: Source, contract: Contract, prev: Segment, seg: Segment, p_end: int, start: int) -> Elision:
     """What one ellipsis stands for: the source between two pieces, its sentences, speakers and hidden words."""
     text = src.document.text
-    gap = text[p_end:start]
+    gap = src.pages.author_text(text, p_end, start)  # a page's header and footer are nothing left out
     words = src.tokens.words[prev.d_end:seg.d_start]
     ends = list(_SENTENCE_STOP.finditer(gap))
     lead = len(gap) - len(gap.lstrip())
@@ -499,12 +503,12 @@ def _rest_of_sentence(src: Source, contract: Contract, start: int, end: int, *, 
         lo = max(turn.body if turn is not None and turn.body <= start else 0, start - 2000)
         stops = [m for m in _SENTENCE_STOP.finditer(text, lo, start)
                  if not _TITLE.search(text[max(0, m.end() - 8):m.end()])]
-        rest = text[stops[-1].end() if stops else lo:start]
+        rest = src.pages.author_text(text, stops[-1].end() if stops else lo, start)
     else:
         following = src.turns.next_start(end)
         hi = min(len(text), end + 2000, following if following is not None else len(text))
         stop = _SENTENCE_STOP.search(text, end, hi)
-        rest = text[end:stop.start() if stop else hi]
+        rest = src.pages.author_text(text, end, stop.start() if stop else hi)
     rest = rest.split("\n\n")[0 if not before else -1]
     if not WORD.search(rest):
         return None
@@ -591,7 +595,8 @@ def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_g
     source_words = " ".join(" ".join(corpus.sources[s.doc].tokens.words[s.d_start:s.d_end]) for s in segments)
     ratio = fuzz.ratio(quote_words, source_words) / 100.0
     pieces = tuple((corpus.sources[d].document.doc_id, s, e) for d, s, e in spans)
-    pieces_text = " ... ".join(corpus.sources[d].document.text[a:b] for d, a, b in spans)
+    pieces_text = " ... ".join(corpus.sources[d].pages.author_text(corpus.sources[d].document.text, a, b)
+                               for d, a, b in spans)
     return Comparison(tuple(differ.differences), round(ratio, 4), src.document.text[start:end],
                       src.document.doc_id, start, end, pieces, tuple(elided), pieces_text,
                       tuple(differ.bracket_reasons))

@@ -86,7 +86,7 @@ def test_columns_in_order(workbook):
     sheet = load_workbook(workbook)["Quotes"]
     assert list(columns(sheet)) == [
         "status", "match_type", "confidence", "band", "quote", "matched_text", "document", "claimed_document",
-        "line", "speaker", "claimed_speaker", "timestamp", "reasons", "suggestion", "manuscript_context", "bm25_score", "bm25_ratio", "cosine", "match_ratio", "quote_id",
+        "line", "page", "page_kind", "speaker", "claimed_speaker", "timestamp", "reasons", "suggestion", "manuscript_context", "bm25_score", "bm25_ratio", "cosine", "match_ratio", "quote_id",
         "row", "decision", "reviewer_note", "fingerprint"]
 
 
@@ -168,7 +168,7 @@ def test_decision_dropdown(workbook):
 def test_frozen_header_filter_wrap_and_widths(workbook):
     sheet = load_workbook(workbook)["Quotes"]
     assert sheet.freeze_panes == "A2"
-    assert sheet.auto_filter.ref == f"A1:X{len(QUOTES) + 1}"
+    assert sheet.auto_filter.ref == f"A1:Z{len(QUOTES) + 1}"
     quote = sheet.cell(row=2, column=columns(sheet)["quote"])
     assert quote.alignment.wrap_text and quote.alignment.vertical == "top"
     assert sheet.column_dimensions[quote.column_letter].width == 60
@@ -381,8 +381,8 @@ def test_review_cli_writes_jsonl_and_reports_problem_rows(workbook, tmp_path):
     # Problem rows in sheet order: worst first, so q4 (unverified) in row 2, then q3 (review, after q1).
     assert outcome.stderr.splitlines() == [
         f"{workbook}: 4 quotes: 1 accept, 0 reject, 0 fix quote, 1 fix source; 1 empty, 1 invalid",
-        "  Quotes!V2 (quote_id q4): empty decision",
-        "  Quotes!V4 (quote_id q3): invalid decision 'acept'; use one of accept, reject, fix quote, fix source",
+        "  Quotes!X2 (quote_id q4): empty decision",
+        "  Quotes!X4 (quote_id q3): invalid decision 'acept'; use one of accept, reject, fix quote, fix source",
     ]
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert list(rows[0]) == ["quote_id", "row", "cell", "status", "decision", "reviewer_note", "problem"]

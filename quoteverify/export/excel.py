@@ -81,6 +81,8 @@ QUOTE_COLUMNS = (
     Column("document", 20, _get("document"), wrap=True),
     Column("claimed_document", 20, _get("claimed_document"), wrap=True),
     Column("line", 7, _get("line")),
+    Column("page", 9, _get("page")),
+    Column("page_kind", 10, _get("page_kind")),
     Column("speaker", 14, _get("speaker"), wrap=True),
     Column("claimed_speaker", 14, _get("claimed_speaker"), wrap=True),
     Column("timestamp", 12, _get("timestamp")),
