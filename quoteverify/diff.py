@@ -93,10 +93,12 @@ def _signs_a_number(toks: list[Tok], text: str) -> bool:
     return False
 
 
-def _line_end_after(text: str, at: int) -> bool:
-    """Whether only spaces stand between ``at`` and a line break (the normalized text keeps "\n")."""
-    rest = text[at:at + 3]
-    return "\n" in rest and not rest.split("\n")[0].strip()
+def _line_end_after(norm, at: int) -> bool:
+    """Whether only spaces stand between the normalized offset ``at`` and a line break of the original text
+    (normalization makes a line break a space)."""
+    original = norm.to_original(max(0, at - 1), at)[1]
+    rest = norm.original[original:original + 4]
+    return any(c in rest for c in "\r\n") and not re.split(r"[\r\n]", rest)[0].strip()
 
 
 def _neighbours(tokens: list[Tok], j1: int, j2: int) -> tuple[str, ...]:
@@ -360,8 +362,8 @@ class _Differ:
             if contract.lexicon is not None and contract.lexicon.same_spelling(" ".join(qw), " ".join(sw)):
                 return "spelling"  # "all right" for "alright"
             # An apostrophe between the pieces ("it [sic]'s"), or a hyphen at a line end ("equi-/pment").
-            split, text = (q, self.pq.norm.text) if len(qw) > len(sw) else (s, src.norm.text)
-            marked = any(t.text == "'" or (t.text == "-" and _line_end_after(text, t.hi))
+            split, norm = (q, self.pq.norm) if len(qw) > len(sw) else (s, src.norm)
+            marked = any(t.text == "'" or (t.text == "-" and _line_end_after(norm, t.hi))
                          for t in split if t.kind == "punct")
             return "normalization" if benign_join(contract, qw, sw, hyphenated=marked) else "word"
         if self._names(q, self.pq.norm, self.pq.text) ^ self._names(s, src.norm, src.document.text):

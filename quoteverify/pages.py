@@ -435,24 +435,28 @@ def _edges(page: _Page) -> list[int]:
 
 
 def _number(pages: list[_Page]) -> None:
-    """Each page's printed number: a number in a short line at its edge that pages near it confirm
-    (a page k pages on prints the number k higher), the one most of them confirm. A page marker's name
-    stays; a number printed on a PDF's page wins over its page label."""
-    found = [[(k, m.group(1), int(m.group(2))) for k in _edges(p) if p.lines[k].short
+    """Each page's printed number: a number in a short line at its edge that pages near it confirm (a page
+    k pages on prints the number k higher in a line of the same words: "Page 4" by "Page 5", "38 TITLE" by
+    "40 TITLE"), the one most of them confirm; a line of nothing but the number ("- 45 -") is confirmed by
+    any line that numbers a page near it. A page marker's name stays; a number printed on a PDF's page wins
+    over its page label."""
+    found = [[(k, m.group(1), int(m.group(2)), _signature(p.lines[k].text)) for k in _edges(p) if p.lines[k].short
               for m in _NUMBER.finditer(p.lines[k].text)] for p in pages]
-    have = [{(prefix, value) for _, prefix, value in numbers} for numbers in found]
+    same = [{(sig, prefix, value) for _, prefix, value, sig in numbers} for numbers in found]
+    any_ = [{(prefix, value) for _, prefix, value, _ in numbers} for numbers in found]
     for i, page in enumerate(pages):
         if page.number_line >= 0:
             continue  # read from a chain of page numbers already
-        best = (0, -1, "")
-        for k, prefix, value in found[i]:
-            support = sum(1 for j in range(max(0, i - NEIGHBOURS), min(len(pages), i + NEIGHBOURS + 1))
-                          if j != i and (prefix, value + j - i) in have[j])
-            if support > best[0]:
-                best = (support, k, f"{prefix}{value}")
-        if best[0]:
-            page.number_line = best[1]
-            page.name = page.name if page.marked else best[2]
+        near = [j for j in range(max(0, i - NEIGHBOURS), min(len(pages), i + NEIGHBOURS + 1)) if j != i]
+        best = (0, 0, -1, "")
+        for k, prefix, value, sig in found[i]:
+            confirmed = sum(1 for j in near if (sig, prefix, value + j - i) in same[j])
+            alone = 0 if any(c.isalpha() for c in sig) else sum(1 for j in near if (prefix, value + j - i) in any_[j])
+            if (confirmed, alone) > best[:2]:
+                best = (confirmed, alone, k, f"{prefix}{value}")
+        if best[0] or best[1]:
+            page.number_line = best[2]
+            page.name = page.name if page.marked else best[3]
 
 
 def _signature(text: str) -> str:
@@ -471,6 +475,7 @@ def _headers_and_footers(text: str, pages: list[_Page]) -> None:
     print its number, recur at the edges of many pages, or are page markers, up to the first that does
     none of these (the page's own text begins there)."""
     on: dict[str, set[int]] = defaultdict(set)
+    outermost: dict[str, set[int]] = defaultdict(set)
     beside: dict[str, set[int]] = defaultdict(set)
     inside: set[str] = set()  # what stands between a page's edges is its text, wherever else it stands
     for i, page in enumerate(pages):
@@ -478,15 +483,19 @@ def _headers_and_footers(text: str, pages: list[_Page]) -> None:
         for k, line in enumerate(page.lines):
             if not line.short or k == page.number_line:
                 continue
+            sig = _signature(line.text)
             if k not in edges:
-                inside.add(_signature(line.text))
+                inside.add(sig)
             elif not _bare_label(line.text):
-                on[_signature(line.text)].add(i)
+                on[sig].add(i)
+                if k in (0, len(page.lines) - 1):
+                    outermost[sig].add(i)
                 if page.number_line >= 0 and abs(k - page.number_line) == 1:
-                    beside[_signature(line.text)].add(i)
+                    beside[sig].add(i)
     n = len(pages)
+    # A chapter's running head recurs on its pages only: the first or last line of REPEAT_PAGES pages.
     recurring = {sig for sig, where in on.items() if sig not in inside
-                 and (len(where) >= max(REPEAT_PAGES, REPEAT_SHARE * n)
+                 and (len(where) >= max(REPEAT_PAGES, REPEAT_SHARE * n) or len(outermost[sig]) >= REPEAT_PAGES
                       or (len(beside[sig]) >= 2 and len(where) >= max(2, BESIDE_SHARE * n)))}
     for page in pages:
         marked = [(a, b) for a, b, _ in page.spans]
@@ -566,10 +575,12 @@ def _footnotes(text: str, pages: list[_Page]) -> list[tuple[int, int, int]]:
     for page in pages:
         top, bottom = page.body
         markers = _glued(text, page.lines[top:bottom])
-        notes = page.lines[_foot(page, markers):bottom]
+        foot = _foot(page, markers)
+        notes = page.lines[foot:bottom]
         spans += [(line.start, line.end, NOTE) for line in notes]
-        numbers = {v for line in notes if (v := _note_value(line)) is not None}
-        noted = notes[0].start if notes else len(text)
+        # A note that recurs word for word at the foot of several pages was taken for a footer: it numbers too.
+        numbers = {v for line in page.lines[foot:] if (v := _note_value(line)) is not None}
+        noted = page.lines[foot].start if foot < len(page.lines) else len(text)
         spans += [(m.start, m.end, MARKER) for m in markers if m.start < noted and m.value in numbers
                   and (m.superscript or (not page.sized and unique(m)))]
         spans += [(a, b, MARKER) for a, b in page.raised]

@@ -7,12 +7,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from conftest import NO_EMBED
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from paged_documents import body_lines, book_page, laid_out, line, pdf
 
 import quoteverify
-from conftest import NO_EMBED
-from paged_documents import body_lines, book_page, laid_out, line, pdf
 from quoteverify.cache import Cache
 from quoteverify.corpus import normalize_pages, prepare_document
 from quoteverify.formats import extract
@@ -63,6 +63,16 @@ def test_pages_and_furniture_found_by_structure(name: str) -> None:
     assert not (set(spans_of(pages, layout.text, FURNITURE)) & {text for body in layout.pages for text in body})
 
 
+def test_a_chapters_running_head_on_its_pages_only() -> None:
+    """A running head that names the chapter recurs on that chapter's pages only, and never inside one."""
+    lines = body_lines(6)
+    layout = laid_out(lines, per_page=20, separator="\f",
+                      header=lambda n: ["THE RIVER"] if 4 <= n <= 7 else ["THE HILLS"] if n >= 9 else [],
+                      footer=lambda n: [f"{n}"])
+    pages = page_structure(layout.text)
+    assert spans_of(pages, layout.text, FURNITURE) == layout.furniture
+
+
 def test_no_pages_no_furniture_in_a_transcript() -> None:
     text = "Interviewer: Where were you born?\n" + "\n".join(f"Maria: {text}" for text in LINES[:60])
     pages = page_structure(text)
@@ -107,7 +117,7 @@ FOOTNOTED = "\n".join(["12 SLAVE NARRATIVES"] + FIRST_PAGE + ["CHAPTER ONE 13"] 
 def test_footnote_markers_and_notes_at_the_foot() -> None:
     pages = page_structure(FOOTNOTED)
     assert spans_of(pages, FOOTNOTED, MARKER) == ["¹", "2"]
-    assert spans_of(pages, FOOTNOTED, NOTE) == ["¹ Henry Lee, born about 1850.", "2 The plantation bell, rung before daylight."]
+    assert spans_of(pages, FOOTNOTED, NOTE) == FIRST_PAGE[-2:]
     words = word_tokens(normalize_pages(FOOTNOTED, pages).text).words
     assert words[:6] == ["my", "father", "worked", "the", "lower", "fields"]
     assert "heard" in words and "mp3" in words and "heard2" not in words
@@ -284,3 +294,41 @@ def test_page_in_every_output(tmp_path: Path) -> None:
     header = [c.value for c in sheet[1]]
     assert sheet.cell(2, header.index("page") + 1).value == "44–45"
     assert '"page":"44–45","page_kind":"printed"' in (tmp_path / "r.html").read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(("source", "quote", "status", "kinds"), [
+    # joined before matching: "planta" and "tion" are no words of the document
+    ("The planta-\ntion bell rang before daylight.", "The plantation bell rang before daylight.", "verified",
+     ["normalization"]),
+    # both halves are words of the document, so the split stays; the hyphen at the line end still marks it
+    ("To be fair, the cause was clear. It was be-\ncause of the river that we left.",
+     "It was because of the river that we left.", "verified", ["normalization"]),
+    # a hyphen that is not at a line end marks no split word
+    ("To be fair, the cause was clear. It was be- cause of the river that we left.",
+     "It was because of the river that we left.", "review", ["word"]),
+])
+def test_words_split_at_a_line_end(source: str, quote: str, status: str, kinds: list[str]) -> None:
+    (result,) = quoteverify.verify({"text": source}, [quote], NO_EMBED)
+    assert (result.status, [d.kind for d in result.differences]) == (status, kinds)
+
+
+def test_pdf_footnotes_in_the_middle_of_the_text_are_reported_and_skipped(tmp_path: Path) -> None:
+    """A PDF that draws its footnote before the last lines of its page: the reader gives it in the middle of
+    the page's text. Its size still sets it apart: left out of matching, and the run says where."""
+    body = LINES[:30]
+    page = book_page(body, number=12, title="SLAVE NARRATIVES", notes=["1 Born about 1850."],
+                     marked={(14, len(body[14])): "1"})
+    note = page.pop()  # drawn after line 14 of the body, before the rest
+    page.insert(2 + 15, note)
+    path = tmp_path / "notes.pdf"
+    path.write_bytes(pdf([page, book_page(LINES[30:60], number=13, title="ALABAMA"),
+                          book_page(LINES[60:90], number=14, title="SLAVE NARRATIVES")]))
+    loaded = quoteverify.load.load_documents([path])
+    assert loaded.warnings == (f"{path}: footnotes come in the middle of the text on page 1 (in the file) as the "
+                               "PDF reader gives it; they are left out of matching where their size sets them "
+                               "apart, but check quotes there",)
+    quote = " ".join(" ".join(body[14:16]).split())
+    (result,) = quoteverify.verify(loaded, [quote], NO_EMBED)
+    assert (result.status, result.page) == ("verified", "12")
+    assert [(d.kind, d.source_text) for d in result.differences if d.kind == "footnote"] == [
+        ("footnote", "1\n1 Born about 1850.")]
