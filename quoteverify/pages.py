@@ -295,9 +295,8 @@ def _markers(text: str) -> list[tuple[int, int, str, bool]]:
     name pages in ascending order (a bracketed number in running text is a reference, not a page)."""
     found = []
     for m in _MARKER.finditer(text):
-        line_start = max(text.rfind("\n", 0, m.start()), text.rfind("\r", 0, m.start())) + 1
-        line_end = len(text) if (k := _line_end(text, m.end())) < 0 else k
-        alone = not text[line_start:m.start()].strip() and not text[m.end():line_end].strip()
+        line = _line_around(text, m.start(), m.end(), FURNITURE_CHARS)
+        alone = line is not None and not text[line[0]:m.start()].strip() and not text[m.end():line[1]].strip()
         worded = any(c.isalpha() for c in m.group()[1:m.group().find(m.group(1))])
         if alone or worded:
             found.append((m.start(), m.end(), m.group(1), alone))
@@ -308,9 +307,18 @@ def _markers(text: str) -> list[tuple[int, int, str, bool]]:
     return [f for f in found if f[3]] if len(found) == 1 else []
 
 
-def _line_end(text: str, pos: int) -> int:
-    ends = [k for k in (text.find("\n", pos), text.find("\r", pos)) if k >= 0]
-    return min(ends) if ends else -1
+def _line_around(text: str, start: int, end: int, most: int) -> tuple[int, int] | None:
+    """The line holding [start, end), when it is at most ``most`` characters long (else None). Looked for
+    within that reach only: a scan to the text's end for every number would cost a long text dearly."""
+    lo = max(0, start - most - 1)
+    before = max(text.rfind("\n", lo, start), text.rfind("\r", lo, start), text.rfind("\f", lo, start))
+    after = _BREAK.search(text, end, end + most + 1)
+    a = before + 1 if before >= 0 else 0 if start <= most else -1
+    b = after.start() if after else len(text) if len(text) - end <= most else -1
+    return (a, b) if a >= 0 and b >= 0 and b - a <= most else None
+
+
+_BREAK = re.compile(r"[\r\n\f]")
 
 
 def _value(name: str) -> int | None:
@@ -356,11 +364,14 @@ def _numbered_lines(text: str) -> list[_Numbered]:
     found: list[_Numbered] = []
     if not any(digit in text for digit in "0123456789"):
         return found
+    breaks = [m.start() for m in _BREAK.finditer(text)] + [len(text)]
+    short: dict[int, bool] = {}  # by line: whether it is short enough for a header or footer
     for m in _NUMBER.finditer(text):
-        a = max(text.rfind("\n", 0, m.start()), text.rfind("\r", 0, m.start()), text.rfind("\f", 0, m.start())) + 1
-        b = _line_end(text, m.end())
-        b = len(text) if b < 0 else b
-        if b - a <= FURNITURE_CHARS and len(text[a:b].split()) <= FURNITURE_WORDS:
+        k = bisect_right(breaks, m.start())
+        a, b = breaks[k - 1] + 1 if k else 0, breaks[k]
+        if k not in short:
+            short[k] = b - a <= FURNITURE_CHARS and len(text[a:b].split()) <= FURNITURE_WORDS
+        if short[k]:
             found.append(_Numbered(a, b, m.group(1), int(m.group(2))))
     return found
 
