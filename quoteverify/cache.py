@@ -4,9 +4,10 @@ index, and embeddings.
 Layout under the cache folder (default ``$XDG_CACHE_HOME/quoteverify``, else
 ``~/.cache/quoteverify``):
 
-- ``sources/<key>.npz``: one normalized, tokenized document; the key is the
-  sha256 of the document's text (as extracted from its file) and the
-  preparation version, so a changed document invalidates its entry alone.
+- ``sources/<key>.npz``: one normalized, tokenized document and its pages
+  (quoteverify.pages); the key is the sha256 of the document's text (as
+  extracted from its file, with a PDF's layout) and the preparation version,
+  so a changed document invalidates its entry alone.
 - ``corpus/<key>.npz``: the vocabulary and word ids of a set of documents; the
   key hashes the document keys in order.
 - ``index/<key>/``: a bm25s index, with ``checksum.json``; the key adds the
@@ -44,7 +45,9 @@ from .tempfiles import clean_stale, temp_name
 from .wording import plural
 
 # Bump when normalization or tokenization changes what a prepared document holds.
-PREPARE_VERSION = "6"  # 4: apostrophes U+02BC and ` normalized; 5: checksummed entries; 6: filler phrases weak
+# 4: apostrophes U+02BC and ` normalized; 5: checksummed entries; 6: page furniture skipped, pages kept;
+# 7: filler phrases weak, keyed by the language
+PREPARE_VERSION = "7"
 CHECKSUM_FILE = "checksum.json"
 # Seconds a run waits for another run writing embeddings to the same cache.
 SQLITE_TIMEOUT = 60.0
@@ -206,19 +209,23 @@ class Cache:
             words = _text(data["words"])
             return {"text": _text(data["text"]), "offsets": data["offsets"],
                     "starts": data["starts"].astype(np.int64), "ends": data["ends"].astype(np.int64),
-                    "weak": data["weak"], "words": words.split("\n") if words else []}
+                    "weak": data["weak"], "words": words.split("\n") if words else [],
+                    "pages": {k.removeprefix("page_"): v for k, v in data.items() if k.startswith("page_")}}
         except (KeyError, ValueError, UnicodeDecodeError) as exc:
             self._damaged(path, exc)
             return None
 
     def save_source(self, text_sha256: str, *, text: str, offsets: np.ndarray, starts: np.ndarray,
-                    ends: np.ndarray, weak: np.ndarray, words: Sequence[str]) -> None:
+                    ends: np.ndarray, weak: np.ndarray, words: Sequence[str],
+                    pages: dict[str, np.ndarray] | None = None) -> None:
+        """``pages``: the document's page structure as arrays (quoteverify.pages), kept beside its words."""
         if self.root is None:
             return
         small = np.int32 if len(offsets) and offsets.max() < 2**31 else np.int64
         self._save_npz(self.root / "sources" / f"{self.source_key(text_sha256)}.npz", {
             "text": _bytes(text), "offsets": offsets.astype(small), "starts": starts.astype(small),
-            "ends": ends.astype(small), "weak": weak, "words": _bytes("\n".join(words))})
+            "ends": ends.astype(small), "weak": weak, "words": _bytes("\n".join(words)),
+            **{f"page_{k}": v for k, v in (pages or {}).items()}})
 
     # Corpus-wide vocabulary -----------------------------------------------
     def load_vocab(self, key: str) -> dict[str, np.ndarray] | None:

@@ -1,7 +1,10 @@
 """The normalize stage for both sides: sources and quotes made ready to match.
 
 A ``Source`` is one document normalized and cut into word tokens, each word
-also an integer id from the corpus vocabulary so alignment compares ints.
+also an integer id from the corpus vocabulary so alignment compares ints. Its
+page furniture (running headers, page numbers, footnotes: quoteverify.pages)
+is left out of its words, so a quote runs across a page break word for word;
+offsets still index the original text.
 The corpus keeps all word ids in one array with a
 postings list (word id -> positions), so the exact fast path looks up a quote's
 rarest word and compares ids at the few places it occurs. A ``PreparedQuote`` is a quote normalized, its editorial
@@ -18,6 +21,7 @@ import numpy as np
 from .cache import PREPARE_VERSION, Cache, digest
 from .lexicon import lexicon_for
 from .normalize import NormalizedText, fold_confusables, normalize
+from .pages import FURNITURE, NOTE, Pages, page_structure
 from .tokenize import FILLERS, WORD, QuotePart, WordTokens, quote_parts, word_tokens
 from .turns import Turn, Turns
 from .types import Document
@@ -27,6 +31,16 @@ _SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s)")
 _BLANK_LINE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r(?!\n)|\n)")
 
 
+@dataclass(frozen=True)
+class PreparedDocument:
+    """One document made ready to match: its text normalized (page furniture left out), its word tokens,
+    and its pages."""
+
+    norm: NormalizedText
+    tokens: WordTokens
+    pages: Pages
+
+
 @dataclass
 class Source:
     document: Document
@@ -34,6 +48,7 @@ class Source:
     tokens: WordTokens
     ids: np.ndarray
     offset: int  # position of the first word in the corpus-wide id array
+    pages: Pages = field(default_factory=Pages)
     _turns: Turns | None = field(default=None, repr=False)
 
     def span(self, start: int, end: int) -> tuple[int, int]:
@@ -118,7 +133,10 @@ class Source:
     def turns(self) -> Turns:
         """The document's transcript turns (speaker labels, or a subtitle file's cues), built on first use."""
         if self._turns is None:
-            self._turns = Turns(self.document.text, cues=self.document.cues, title=self.document.doc_id)
+            text = self.document.text
+            if self.pages.skips((FURNITURE, NOTE)):  # a running header is no speaker's label
+                text = self.pages.masked(text, " ", kinds=(FURNITURE, NOTE))
+            self._turns = Turns(text, cues=self.document.cues, title=self.document.doc_id)
         return self._turns
 
     def turn_at(self, offset: int) -> Turn | None:
@@ -134,14 +152,14 @@ class Corpus:
     """
 
     def __init__(self, documents: list[Document] | tuple[Document, ...], *, cache: Cache | None = None,
-                 prepared: list[tuple[NormalizedText, WordTokens]] | None = None):
+                 prepared: list[PreparedDocument] | None = None):
         """``prepared``: the documents already normalized and tokenized (by ``prepare_document``)."""
         cache = cache or Cache(None)
         keys = [_text_key(d) for d in documents]
         self.key = digest("corpus", PREPARE_VERSION, *keys)
         if prepared is None:
             prepared = [_prepare(d, cache, key) for d, key in zip(documents, keys)]
-        total = sum(len(tokens) for _, tokens in prepared)
+        total = sum(len(p.tokens) for p in prepared)
         stored = cache.load_vocab(self.key)
         if stored is not None and len(stored["all_ids"]) == total:
             words = stored["words"].tobytes().decode("utf-8", "surrogatepass")
@@ -151,7 +169,7 @@ class Corpus:
         else:
             vocab: dict[str, int] = {}
             ids = []
-            for _, tokens in prepared:
+            for tokens in (p.tokens for p in prepared):
                 for word in dict.fromkeys(tokens.words):  # each distinct word once, in order
                     if word not in vocab:
                         vocab[word] = len(vocab)
@@ -172,18 +190,18 @@ class Corpus:
         corpus.vocab = vocab
         corpus.all_ids = np.concatenate([s.ids for s in sources]) if sources else np.zeros(0, np.int32)
         corpus._order = np.argsort(corpus.all_ids, kind="stable")
-        corpus._finish([s.document for s in sources], [(s.norm, s.tokens) for s in sources],
+        corpus._finish([s.document for s in sources], [PreparedDocument(s.norm, s.tokens, s.pages) for s in sources],
                        [s.turns for s in sources])
         return corpus
 
     def _finish(self, documents: list[Document] | tuple[Document, ...],
-                prepared: list[tuple[NormalizedText, WordTokens]], turns: list[Turns | None] | None = None) -> None:
+                prepared: list[PreparedDocument], turns: list[Turns | None] | None = None) -> None:
         self.sources: list[Source] = []
         offset = 0
-        for k, (document, (norm, tokens)) in enumerate(zip(documents, prepared)):
-            n = len(tokens)
-            self.sources.append(Source(document, norm, tokens, self.all_ids[offset:offset + n], offset,
-                                       turns[k] if turns else None))
+        for k, (document, ready) in enumerate(zip(documents, prepared)):
+            n = len(ready.tokens)
+            self.sources.append(Source(document, ready.norm, ready.tokens, self.all_ids[offset:offset + n], offset,
+                                       ready.pages, turns[k] if turns else None))
             offset += n
         self.by_id: dict[str, int] = {s.document.doc_id: i for i, s in enumerate(self.sources)}
         self.doc_starts = np.asarray([s.offset for s in self.sources], dtype=np.int64)
@@ -253,10 +271,14 @@ class PreparedQuote:
 
 def _text_key(document: Document) -> str:
     """What preparing a document depends on: its text as extracted (not the file's bytes,
-    which a .vtt and a .txt copy share while their texts differ), and its language's filler phrases."""
-    text = hashlib.sha256(document.text.encode("utf-8", "surrogatepass")).hexdigest()
+    which a .vtt and a .txt copy share while their texts differ), a PDF's layout, and its language's filler
+    phrases."""
+    h = hashlib.sha256(document.text.encode("utf-8", "surrogatepass"))
+    if document.layout:
+        h.update(repr(document.layout).encode("utf-8"))
     fillers = sorted(" ".join(p) for p in _filler_phrases(document.language))
-    return hashlib.sha256("\x1f".join([text, document.language, *fillers]).encode("utf-8")).hexdigest()
+    h.update("\x1f".join([document.language, *fillers]).encode("utf-8"))
+    return h.hexdigest()
 
 
 def _filler_phrases(language: str) -> frozenset[tuple[str, ...]]:
@@ -264,22 +286,38 @@ def _filler_phrases(language: str) -> frozenset[tuple[str, ...]]:
     return lexicon.phrases["filler"] if lexicon is not None else frozenset()
 
 
-def prepare_document(document: Document, cache: Cache) -> tuple[NormalizedText, WordTokens]:
-    """Normalize and tokenize one document, or read both from the cache."""
+def prepare_document(document: Document, cache: Cache) -> PreparedDocument:
+    """Find the pages of one document, normalize it without their furniture and tokenize it, or read
+    all three from the cache."""
     return _prepare(document, cache, _text_key(document))
 
 
-def _prepare(document: Document, cache: Cache, key: str) -> tuple[NormalizedText, WordTokens]:
-    """Normalize and tokenize one document, or read both from the cache."""
+def _prepare(document: Document, cache: Cache, key: str) -> PreparedDocument:
     stored = cache.load_source(key)
     if stored is not None and len(stored["offsets"]) == len(stored["text"]):
-        norm = NormalizedText(document.text, stored["text"], stored["offsets"])
-        return norm, WordTokens(stored["words"], stored["starts"], stored["ends"], stored["weak"])
-    norm = normalize(document.text)
+        try:
+            pages = Pages.from_arrays(stored["pages"])
+        except (KeyError, ValueError, UnicodeDecodeError):
+            pass  # an entry without its pages: prepared again
+        else:
+            norm = NormalizedText(document.text, stored["text"], stored["offsets"])
+            return PreparedDocument(norm, WordTokens(stored["words"], stored["starts"], stored["ends"],
+                                                     stored["weak"]), pages)
+    pages = page_structure(document.text, document.layout)
+    norm = normalize_pages(document.text, pages)
     tokens = word_tokens(norm.text, _filler_phrases(document.language))
     cache.save_source(key, text=norm.text, offsets=norm.offsets, starts=tokens.starts,
-                      ends=tokens.ends, weak=tokens.weak, words=tokens.words)
-    return norm, tokens
+                      ends=tokens.ends, weak=tokens.weak, words=tokens.words, pages=pages.arrays())
+    return PreparedDocument(norm, tokens, pages)
+
+
+def normalize_pages(text: str, pages: Pages) -> NormalizedText:
+    """``text`` normalized with what its pages skip left out (furniture filled with a zero-width space,
+    which normalization drops), its offsets still into ``text``."""
+    if not len(pages.spans):
+        return normalize(text)
+    norm = normalize(pages.masked(text, "\u200b"))
+    return NormalizedText(text, norm.text, norm.offsets)
 
 
 _COMPLETION = re.compile(r"\[(\w{1,2})\](?=\w)|(?<=\w)\[(\w{1,2})\]")

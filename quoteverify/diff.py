@@ -141,10 +141,12 @@ def _ends(toks: list[Tok]) -> bool:
     return any(t.text in ".?!" for t in toks)
 
 
-def _line_end_after(text: str, at: int) -> bool:
-    """Whether only spaces stand between ``at`` and a line break (the normalized text keeps "\n")."""
-    rest = text[at:at + 3]
-    return "\n" in rest and not rest.split("\n")[0].strip()
+def _line_end_after(norm, at: int) -> bool:
+    """Whether only spaces stand between the normalized offset ``at`` and a line break of the original text
+    (normalization makes a line break a space)."""
+    original = norm.to_original(max(0, at - 1), at)[1]
+    rest = norm.original[original:original + 4]
+    return any(c in rest for c in "\r\n") and not re.split(r"[\r\n]", rest)[0].strip()
 
 
 def _neighbours(tokens: list[Tok], j1: int, j2: int) -> tuple[str, ...]:
@@ -255,8 +257,9 @@ class _Differ:
         """Differences within one piece; returns its normalized source span."""
         src = self.corpus.sources[seg.doc]
         (q_lo, q_hi), (s_lo, s_hi) = self.spans(seg)
-        if not self.pq.parts_within(q_lo, q_hi) and self.q_orig(q_lo, q_hi) == self.s_orig(src, s_lo, s_hi):
-            return s_lo, s_hi  # character for character: nothing to name
+        if (not self.pq.parts_within(q_lo, q_hi) and self.q_orig(q_lo, q_hi) == self.s_orig(src, s_lo, s_hi)
+                and not src.pages.skipped(src.document.text, *src.norm.to_original(s_lo, s_hi))):
+            return s_lo, s_hi  # character for character, and no page furniture copied with it: nothing to name
         q = self._numbers(_quote_tokens(self.pq, q_lo, q_hi))
         s_lo, s_hi = self._refit(q, src, s_lo, s_hi)
         s = self._numbers(_source_tokens(src, s_lo, s_hi))
@@ -269,6 +272,9 @@ class _Differ:
                 before = first_word + sum(1 for t in s[:j1] if t.kind == "word")
                 kind = self.label(q[i1:i2], s[j1:j2], src, _neighbours(s, j1, j2), before)
                 self.add(kind, self._q_text(q[i1:i2]), self._s_text(src, s[j1:j2]))
+        # Page furniture between the quoted words (quoteverify.pages): the words align across it.
+        for skipped in src.pages.skipped(src.document.text, *src.norm.to_original(s_lo, s_hi)):
+            self.add(skipped.kind, "", src.document.text[skipped.start:skipped.end])
         return s_lo, s_hi
 
     def _number_keys(self, text: str) -> list[str]:
@@ -442,8 +448,8 @@ class _Differ:
             if contract.lexicon is not None and contract.lexicon.same_spelling(" ".join(qw), " ".join(sw)):
                 return "spelling"  # "all right" for "alright"
             # An apostrophe between the pieces ("it [sic]'s"), or a hyphen at a line end ("equi-/pment").
-            split, text = (q, self.pq.norm.text) if len(qw) > len(sw) else (s, src.norm.text)
-            marked = any(t.text == "'" or (t.text == "-" and _line_end_after(text, t.hi))
+            split, norm = (q, self.pq.norm) if len(qw) > len(sw) else (s, src.norm)
+            marked = any(t.text == "'" or (t.text == "-" and _line_end_after(norm, t.hi))
                          for t in split if t.kind == "punct")
             if benign_join(contract, qw, sw, hyphenated=marked):
                 return "normalization"
@@ -573,7 +579,7 @@ def _elision(src: Source, contract: Contract, prev: Segment, seg: Segment, p_end
     """What one ellipsis stands for: the source between two pieces, and whether a test shows it empty
     (omissions): whole sentences of one turn, disfluencies, or an aside."""
     text = src.document.text
-    gap = text[p_end:start]
+    gap = src.pages.author_text(text, p_end, start)  # a page's header and footer are nothing left out
     lo, hi = prev.d_end, seg.d_start
     ends = list(_SENTENCE_STOP.finditer(gap))
     lead = len(gap) - len(gap.lstrip())
@@ -639,26 +645,38 @@ def _open_ends(pq: PreparedQuote) -> tuple[bool, bool]:
 
 
 def _rest_of_sentence(src: Source, contract: Contract, start: int, end: int, *, before: bool) -> Elision | None:
-    """What an ellipsis at the quote's start (``before``) or end leaves out of the sentence it cuts."""
+    """What the quote leaves out of the sentence it starts (``before``) or ends in, within its paragraph; None
+    where it leaves out nothing of it."""
     text = src.document.text
     turn = src.turn_at(start)
     if before:
         lo = max(turn.body if turn is not None and turn.body <= start else 0, start - 2000)
         stops = [m for m in _SENTENCE_STOP.finditer(text, lo, start)
                  if not _TITLE.search(text[max(0, m.end() - 8):m.end()])]
-        rest = text[stops[-1].end() if stops else lo:start]
+        a, b = stops[-1].end() if stops else lo, start
     else:
         if _STOP_BEFORE.search(text[max(0, end - 4):end]):
             return None  # the quote ends its sentence
         following = src.turns.next_start(end)
         hi = min(len(text), end + 2000, following if following is not None else len(text))
         stop = _SENTENCE_STOP.search(text, end, hi)
-        rest = text[end:stop.start() if stop else hi]
-    rest = _BLANK_LINE.split(rest)[-1 if before else 0]
+        a, b = end, stop.start() if stop else hi
+    return _left_out_of(src, contract, a, b, before=before)
+
+
+def _left_out_of(src: Source, contract: Contract, a: int, b: int, *, before: bool,
+                 found: tuple[tuple[str, str], ...] | None = None) -> Elision | None:
+    """Original text [a, b) beside a quote, within the paragraph that holds the quote (the last one for the
+    text ``before`` it), as the author wrote it (no page furniture); None when it holds no word."""
+    breaks = list(_BLANK_LINE.finditer(src.document.text, a, b))
+    if breaks:
+        a, b = (breaks[-1].end(), b) if before else (a, breaks[0].start())
+    rest = src.pages.author_text(src.document.text, a, b)
     if not WORD.search(rest):
         return None
-    return Elision(rest, len(WORD.findall(rest)), 0, hidden=tuple(hidden(contract, [rest])),
-                   left_out=rest.strip(), where="before" if before else "after")
+    hidden_words = found if found is not None else tuple(hidden(contract, [rest]))
+    return Elision(rest, len(WORD.findall(rest)), 0, hidden=hidden_words, left_out=rest.strip(),
+                   where="before" if before else "after", span=(a, b))
 
 
 def _corrected_after(src: Source, contract: Contract, end: int) -> Elision | None:
@@ -671,12 +689,9 @@ def _corrected_after(src: Source, contract: Contract, end: int) -> Elision | Non
     if closing:
         end = closing.end()  # the quote left its sentence's stop out
     stop = _SENTENCE_STOP.search(text, end, hi)
-    sentence = _BLANK_LINE.split(text[end:stop.end() if stop else hi])[0]
-    found = corrects(contract, sentence)
-    if not found:
-        return None
-    return Elision(sentence, len(WORD.findall(sentence)), 0, hidden=tuple(found), left_out=sentence.strip(),
-                   where="after")
+    sentence = _left_out_of(src, contract, end, stop.end() if stop else hi, before=False, found=())
+    found = corrects(contract, sentence.text) if sentence is not None else []
+    return replace(sentence, hidden=tuple(found)) if sentence is not None and found else None
 
 
 def _cut_edges(differ: _Differ, spans: list[tuple[int, int, int]]) -> list[Elision]:
@@ -691,8 +706,8 @@ def _cut_edges(differ: _Differ, spans: list[tuple[int, int, int]]) -> list[Elisi
             rest = _corrected_after(src, differ.contract, b)
         if rest is None:
             continue
-        offset = a - len(rest.text) if before else b
-        lo, hi = src.word_at(offset), src.word_at(offset + len(rest.text))
+        assert rest.span is not None
+        lo, hi = src.word_at(rest.span[0]), src.word_at(rest.span[1])
         shown = edge_shown(src, differ.contract, lo, hi, before=before)
         if marked:
             cuts.append(replace(rest, shown=shown))
@@ -784,7 +799,8 @@ def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_g
     source_words = " ".join(" ".join(corpus.sources[s.doc].tokens.words[s.d_start:s.d_end]) for s in segments)
     ratio = fuzz.ratio(quote_words, source_words) / 100.0
     pieces = tuple((corpus.sources[d].document.doc_id, s, e) for d, s, e in spans)
-    pieces_text = " ... ".join(corpus.sources[d].document.text[a:b] for d, a, b in spans)
+    pieces_text = " ... ".join(corpus.sources[d].pages.author_text(corpus.sources[d].document.text, a, b)
+                               for d, a, b in spans)
     return Comparison(tuple(differ.differences), round(ratio, 4), src.document.text[start:end],
                       src.document.doc_id, start, end, pieces, tuple(elided), pieces_text,
                       tuple(differ.bracket_reasons), differ.bracket_replaces)

@@ -14,15 +14,24 @@
 - ``.pdf`` (pypdf): the text of the pages joined with "\\n". A word hyphenated
   at a line end is joined again ("infor-\\nmation" becomes "information\\n", the
   line break moved after the word so lines still count as in the PDF), unless
-  the document writes it with a hyphen elsewhere ("self-reported").
+  the document writes it with a hyphen elsewhere ("self-reported"). pypdf also
+  tells where it drew each run of text and how large (its ``visitor_text``):
+  the document's ``layout`` keeps, per page, its span of the text, its page
+  label, where each line stands and how large it is, and the digits set smaller
+  than their line (raised footnote markers), for quoteverify.pages to read the
+  page's furniture from. The text is exactly pypdf's, so offsets are the same
+  with or without the layout.
 
 python-docx and pypdf are imported only when such a file is read.
 """
 from __future__ import annotations
 
+import bisect
 import html
 import io
+import itertools
 import logging
+import math
 import re
 import warnings
 from dataclasses import dataclass
@@ -31,8 +40,9 @@ from typing import cast
 
 from .archive import ArchiveLimits, check_archive
 from .errors import InputError
+from .pages import layout_warnings
 from .turns import label_of
-from .types import Turn
+from .types import LineBox, PageLayout, Turn
 
 TEXT_SUFFIXES = (".txt", ".md", ".vtt", ".srt")   # decoded as text, then extracted
 BINARY_SUFFIXES = (".docx", ".pdf")               # extracted from the file's bytes
@@ -47,6 +57,7 @@ class Extracted:
     text: str
     cues: tuple[Turn, ...] = ()
     warnings: tuple[str, ...] = ()
+    layout: tuple[PageLayout, ...] = ()  # a PDF's pages as pypdf laid them out
 
 
 def extract(path: Path, content: str | bytes, *, limits: ArchiveLimits | None = None) -> Extracted:
@@ -195,7 +206,8 @@ def _pdf(path: Path, data: bytes) -> Extracted:
             reader = PdfReader(io.BytesIO(data))
             if reader.is_encrypted and not reader.decrypt(""):
                 raise InputError(f"{path}: the PDF is encrypted; save a copy without a password")
-            pages = [(page.extract_text() or "").rstrip() for page in reader.pages]
+            read = [_read_page(page) for page in reader.pages]
+            labels = _labels(reader)
         collected.messages += [" ".join(str(w.message).split()) for w in caught]
     except InputError:
         raise
@@ -204,28 +216,193 @@ def _pdf(path: Path, data: bytes) -> Extracted:
     finally:
         logger.removeHandler(collected)
         logger.propagate = propagate
+    pages = [text.rstrip() for text, _, _ in read]
     if not any(pages):
         raise InputError(f"{path}: no text in this PDF (a scan?); run OCR on it, or give the transcript "
                          "as .txt or .docx")
     notes = list(dict.fromkeys(m for m in collected.messages if m))
-    found: tuple[str, ...] = ()
+    found: list[str] = []
     if notes:
         more = f" and {len(notes) - 1} more" if len(notes) > 1 else ""
-        found = (f"{path}: the PDF is damaged in places (pypdf: {notes[0]}{more}); its text was read, but check "
-                 "the results against the document",)
-    return Extracted(dehyphenate("\n".join(pages)), warnings=found)
+        found.append(f"{path}: the PDF is damaged in places (pypdf: {notes[0]}{more}); its text was read, but "
+                     "check the results against the document")
+    text, moved = _dehyphenated("\n".join(pages))
+    layout = _layout(text, pages, read, labels, moved)
+    found += [f"{path}: {warning}" for warning in layout_warnings(text, layout)]
+    return Extracted(text, warnings=tuple(found), layout=layout)
+
+
+# How pypdf's runs of text tell a page's layout.
+MARKER_SIZE = 0.85   # a digit set at most this share of its line's size is raised: a footnote marker
+COLUMN_SHARE = 0.3   # text on a line's baseline this share of the page's width right of its start, both
+COLUMN_WORDS = 3     # sides at least this many words long, is another column read across
+
+
+@dataclass(frozen=True)
+class _Run:
+    """A run of text as pypdf drew it: where it starts on the page, and its size."""
+
+    text: str
+    x: float
+    y: float
+    size: float
+
+
+def _read_page(page) -> tuple[str, list[_Run] | None, float]:
+    """A page's text as pypdf extracts it, the runs it drew it from (None when they do not add up to
+    the text, which then stands without its layout), and the page's width."""
+    runs: list[_Run] = []
+
+    def visit(text: str, cm: list, tm: list, font: object, size: float) -> None:
+        if text:
+            a, b, c, d, e, f = (float(v) for v in tm)
+            ca, cb, cc, cd, ce, cf = (float(v) for v in cm)
+            x, y = e * ca + f * cc + ce, e * cb + f * cd + cf
+            runs.append(_Run(text, x, y, abs(float(size)) * math.hypot(c * ca + d * cc, c * cb + d * cd)))
+
+    text = page.extract_text(visitor_text=visit) or ""
+    return text, runs if "".join(r.text for r in runs) == text else None, float(page.mediabox.width)
+
+
+def _labels(reader) -> list[str]:
+    """The page labels the PDF sets ("101", "iv"), "" for each page when it sets none."""
+    try:
+        if "/PageLabels" in reader.trailer["/Root"]:
+            return [str(label) for label in reader.page_labels]
+    except Exception:  # noqa: S110 -- a damaged label tree: the pages go without labels
+        pass
+    return [""] * len(reader.pages)
+
+
+def _layout(text: str, pages: list[str], read: list[tuple[str, list[_Run] | None, float]], labels: list[str],
+            moved) -> tuple[PageLayout, ...]:
+    """Each page's span of ``text`` (the pages joined and dehyphenated: ``moved`` maps an offset of the
+    joined pages into it), its label and, where pypdf's runs add up to its text, its lines."""
+    line_spans = _line_spans(text)
+    layout: list[PageLayout] = []
+    first = 0     # the page's first line among line_spans
+    offset = 0    # the page's start in the joined text, before dehyphenation
+    for page_text, (_, runs, width), label in zip(pages, read, labels):
+        count = len(LINE_BREAK.findall(page_text)) + 1
+        spans = line_spans[first:first + count]
+        boxes: list[LineBox] = []
+        raised: list[tuple[int, int]] = []
+        if runs is not None:
+            starts = list(itertools.accumulate((len(r.text) for r in runs), initial=0))
+            local = _line_spans(page_text)
+            for (a, b), (fa, fb) in zip(local, spans):
+                box = _line_box(page_text, _Drawn(runs, starts, width), a, b, fa, fb)
+                if box is not None:
+                    boxes.append(box)
+                raised += [(moved(offset + ra), moved(offset + rb - 1) + 1)
+                           for ra, rb in _raised(page_text, runs, starts, a, b)]
+        layout.append(PageLayout(spans[0][0], spans[-1][1], label, tuple(boxes), tuple(raised)))
+        first += count
+        offset += len(page_text) + 1
+    return tuple(layout)
+
+
+def _line_spans(text: str) -> list[tuple[int, int]]:
+    """[start, end) of each line of ``text``, without its line break; as many as LINE_BREAK makes."""
+    breaks = list(LINE_BREAK.finditer(text))
+    return list(zip([0] + [m.end() for m in breaks], [m.start() for m in breaks] + [len(text)]))
+
+
+@dataclass(frozen=True)
+class _Drawn:
+    """A page's runs, the offset in its text where each begins (and the text's end), and its width."""
+
+    runs: list[_Run]
+    starts: list[int]
+    width: float
+
+    def at(self, offset: int) -> int:
+        return bisect.bisect_right(self.starts, offset) - 1
+
+
+def _line_box(page_text: str, drawn: _Drawn, a: int, b: int, fa: int, fb: int) -> LineBox | None:
+    """Where pypdf drew the line [a, b) of a page's text (at [fa, fb) of the document's), if it holds text."""
+    content = page_text[a:b]
+    lead = len(content) - len(content.lstrip())
+    width = len(content.strip())
+    if not width:
+        return None
+    runs, starts = drawn.runs, drawn.starts
+    first, last = drawn.at(a + lead), drawn.at(a + lead + width - 1)
+    sizes: dict[float, int] = {}
+    for k in range(first, last + 1):
+        shown = page_text[max(a, starts[k]):min(b, starts[k + 1])]
+        sizes[runs[k].size] = sizes.get(runs[k].size, 0) + len(shown.strip())
+    size = max(sizes, key=sizes.__getitem__)
+    across = 0.0
+    for k in range(first + 1, last + 1):
+        right = runs[k]
+        if (right.text.strip() and abs(right.y - runs[first].y) < 0.3 * size
+                and right.x - runs[first].x > COLUMN_SHARE * drawn.width
+                and len(page_text[a:starts[k]].split()) >= COLUMN_WORDS
+                and len(page_text[starts[k]:b].split()) >= COLUMN_WORDS):
+            across = right.x
+            break
+    start = fa + lead
+    return LineBox(start, start + width, runs[first].x, runs[first].y, size, across)
+
+
+def _raised(page_text: str, runs: list[_Run], starts: list[int], a: int, b: int) -> list[tuple[int, int]]:
+    """Digits of the line [a, b) set smaller than the line and glued to the word before: footnote markers."""
+    found = []
+    first, last = bisect.bisect_right(starts, a) - 1, bisect.bisect_right(starts, max(a, b - 1)) - 1
+    sizes = [runs[k].size for k in range(max(0, first), last + 1) if runs[k].text.strip()]
+    if len(sizes) < 2:
+        return []
+    line = max(sizes)
+    for k in range(max(0, first), last + 1):
+        digits = runs[k].text.strip()
+        at = starts[k] + runs[k].text.find(digits[:1]) if digits else -1
+        if (digits.isdigit() and len(digits) <= 3 and runs[k].size <= MARKER_SIZE * line and at > a
+                and (page_text[at - 1].isalpha() or page_text[at - 1] in ".,;:!?'\"’”)")):
+            found.append((at, at + len(digits)))
+    return found
 
 
 def dehyphenate(text: str) -> str:
     """Join words hyphenated at line ends, moving the line break after the word."""
+    return _dehyphenated(text)[0]
+
+
+def _dehyphenated(text: str):
+    """``dehyphenate(text)``, and a function from an offset of ``text`` to the same character's in it
+    (for a character it keeps)."""
     compounds = {m.group().casefold() for m in _COMPOUND.finditer(text)}
     joined_words = {w.casefold() for w in _LETTERS.findall(text)}
+    parts: list[str] = []
+    kept: list[tuple[int, int, int]] = []  # (old start, new start, length) of each stretch copied
+    pos = new = 0
 
-    def join(m: re.Match) -> str:
+    def copy(a: int, b: int) -> None:
+        nonlocal new
+        kept.append((a, new, b - a))
+        parts.append(text[a:b])
+        new += b - a
+
+    for m in _HYPHENATED.finditer(text):
         head, tail, rest = m.groups()
-        word = head + tail
-        keep = f"{head}-{tail}".casefold() in compounds and word.casefold() not in joined_words
+        keep = f"{head}-{tail}".casefold() in compounds and (head + tail).casefold() not in joined_words
+        copy(pos, m.end(1))
+        if keep:
+            parts.append("-")
+            new += 1
+        copy(m.start(2), m.end(3))
         line_end = m.end() == len(text) or text[m.end()] in "\r\n"
-        return head + ("-" if keep else "") + tail + rest + ("" if line_end else "\n")
+        if not line_end:
+            parts.append("\n")
+            new += 1
+        pos = m.end()
+    copy(pos, len(text))
+    olds = [k[0] for k in kept]
 
-    return _HYPHENATED.sub(join, text)
+    def moved(offset: int) -> int:
+        k = max(0, bisect.bisect_right(olds, offset) - 1)
+        old, start, length = kept[k]
+        return start + min(offset - old, max(0, length - 1))
+
+    return "".join(parts), moved

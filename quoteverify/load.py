@@ -230,7 +230,8 @@ def load_documents(paths: Iterable[str | Path], *, limits: ArchiveLimits | None 
         if not text.strip():
             warnings.append(f"{path}: empty document, skipped")
             continue
-        documents.append(Document(doc_id, str(path), text, sha256_bytes(data), encoding, extracted.cues))
+        documents.append(Document(doc_id, str(path), text, sha256_bytes(data), encoding, extracted.cues,
+                                  layout=extracted.layout))
     if not documents:
         raise InputError("no usable documents: every document given is empty")
     documents.sort(key=lambda d: d.doc_id)

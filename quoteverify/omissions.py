@@ -179,7 +179,7 @@ def set_off(src: Source, contract: Contract, lo: int, hi: int) -> bool:
     if _STOP.search(inner) or "\n" in inner or (opener in ",-" and opener in inner):
         return False
     words = src.tokens.words[lo:hi]
-    return opener != "," or _opens_aside(contract, words)
+    return opener != "," or _opens_with(contract, words, "aside")
 
 
 def aside(src: Source, contract: Contract, lo: int, hi: int) -> bool:
@@ -192,12 +192,6 @@ def aside(src: Source, contract: Contract, lo: int, hi: int) -> bool:
     if tuple(words) in contract.lexicon.phrases["aside"]:
         return True
     return not carried(contract, words) and not names_in(src, lo, hi)
-
-
-def _opens_aside(contract: Contract, words: Sequence[str]) -> bool:
-    assert contract.lexicon is not None
-    entries = contract.lexicon.phrases["aside"]
-    return any(tuple(words[:n]) in entries for n in range(1, min(len(words), 4) + 1))
 
 
 def points_back(contract: Contract, words: Sequence[str]) -> str:
@@ -221,7 +215,8 @@ def turning(contract: Contract, rest: str, *, before: bool, reach: int) -> list[
     """(class, words) in the rest of a sentence an excerpt cuts that turn the kept words.
 
     After the cut: a contrast, a correction, a condition or an attribution within ``reach`` words, or a
-    negation opening a clause ("..., not ..."). Before it: a negation, an attribution, a frame of belief
+    negation opening a clause ("..., not ..."), up to a clause joined by "and" (which says its own thing).
+    Before it: a negation, an attribution, a frame of belief
     or a condition just before the cut in its own clause ("They say [my father was consulted]", "I don't
     think [...]"), an attribution anywhere in that clause ("was told by the Minister that [...]"), or a
     condition opening the sentence ("If we win, [we will celebrate]").
@@ -243,6 +238,9 @@ def turning(contract: Contract, rest: str, *, before: bool, reach: int) -> list[
             opening = _after_connectives(contract, clause)
             found += [hit for hit in lexicon.find(opening[:3], ("condition",)) if opening[:1] == hit[1].split()[:1]]
         return _widest(found)
+    # A clause joined by "and" or "so" says its own thing: what follows it no longer bears on the kept words.
+    joined = next((k for k, c in enumerate(clauses) if k and _opens_with(contract, c, "coordinator")), len(clauses))
+    clauses = clauses[:joined]
     found = lexicon.find([w for c in clauses for w in c][:reach], _TURNING_AFTER)
     seen = 0
     for clause in clauses:
@@ -253,6 +251,13 @@ def turning(contract: Contract, rest: str, *, before: bool, reach: int) -> list[
             found.append(("negation", opening[0]))
         seen += len(clause)
     return _widest(found)
+
+
+def _opens_with(contract: Contract, clause: list[str], cls: str) -> bool:
+    """Whether a clause opens with a word or phrase of a class of the lexicon."""
+    assert contract.lexicon is not None
+    entries = contract.lexicon.phrases[cls]
+    return any(tuple(clause[:n]) in entries for n in range(1, min(len(clause), 4) + 1))
 
 
 def _said_by_the_speaker(contract: Contract, clause: list[str], phrase: str) -> bool:

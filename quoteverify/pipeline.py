@@ -13,18 +13,16 @@ from .archive import ArchiveLimits
 from .cache import Cache
 from .classify import classify, coverage, needs_cosine
 from .config import Config, VerdictConfig, as_config
-from .corpus import Corpus, PreparedQuote, prepare_quote
+from .corpus import Corpus, PreparedDocument, PreparedQuote, prepare_quote
 from .diff import compare
 from .embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder, cosines
 from .index import Bm25Index
 from .language import cosine_applies, detect_quote_languages, with_languages
 from .lexicon import lexicon_for
 from .load import LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes, sha256_bytes
-from .normalize import NormalizedText
 from .parallel import ordered_map
 from .resultcache import ResultCache
 from .rules import Contract
-from .tokenize import WordTokens
 from .types import Alignment, Comparison, Document, Progress, Quote, QuoteResult, Run
 from .window import make_windows
 from .wording import clip
@@ -76,7 +74,7 @@ class Prepared:
 
 def prepare(documents: tuple[Document, ...], config: Config, *, cache: Cache,
             lap: Callable[[str], None] | None = None,
-            normalized: list[tuple[NormalizedText, WordTokens]] | None = None) -> Prepared:
+            normalized: list[PreparedDocument] | None = None) -> Prepared:
     """Normalize, window and (lazily) index the documents; ``normalized``: each document normalized and
     tokenized already (``corpus.prepare_document``)."""
     corpus = Corpus(documents, cache=cache, prepared=normalized)
@@ -329,10 +327,26 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
     result.context_before = text[max(0, start - ctx):start]
     result.context_after = text[end:end + ctx]
     result.line = source.line_of(start)
+    result.page, result.page_kind = source.pages.label(*_passage(alignment, comparison, verdict.match_type,
+                                                                  config.align.max_gap_words))
     if turn is not None:
         result.speaker, result.timestamp = turn.speaker, turn.timestamp
     result.differences = list(comparison.differences)
     return result
+
+
+def _passage(alignment: Alignment, comparison: Comparison, match_type: str, gap: int) -> tuple[int, int]:
+    """The span whose pages a result names: its whole span, but for a quote spliced or reordered from
+    pieces apart, the passage that holds most of its words (the largest piece and those within ``gap``
+    words of it, as far as an ellipsis may reach), which is where a reader would look it up."""
+    start, end = comparison.start or 0, comparison.end or 0
+    segments = sorted(alignment.segments, key=lambda s: s.q_start)
+    if match_type not in ("spliced", "reordered") or len(segments) != len(comparison.pieces):
+        return start, end
+    main = segments[max(range(len(segments)), key=lambda k: segments[k].matched)]
+    near = [piece for s, piece in zip(segments, comparison.pieces) if s.doc == main.doc
+            and s.d_start <= main.d_end + gap and main.d_start <= s.d_end + gap and piece[0] == comparison.document]
+    return (min(p[1] for p in near), max(p[2] for p in near)) if near else (start, end)
 
 
 def _told(own_languages: list[str], told: Sequence[str] | None, quote_list: Sequence[Quote], rest: Sequence[int],

@@ -36,7 +36,7 @@ from typing import Any
 from .cache import digest
 from .types import Quote, QuoteResult
 
-RESULT_VERSION = "1"  # bump when the entry layout changes
+RESULT_VERSION = "2"  # bump when the entry layout changes (2: page, page_kind)
 _FIELDS = frozenset(f.name for f in fields(QuoteResult))
 
 
@@ -149,11 +149,12 @@ def documents_key(documents: Iterable[Any]) -> str:
 
 
 def _document_key(document: Any) -> str:
-    """A document as a result sees it: its id, text and cues (the file hash alone is the caller's word)."""
+    """A document as a result sees it: its id, text, cues and a PDF's layout, which its pages are read from
+    (the file hash alone is the caller's word)."""
     text = hashlib.sha256(document.text.encode("utf-8", "surrogatepass")).hexdigest()
     # repr: a document id from a file name that is not UTF-8 holds lone surrogates.
     return digest(repr(document.doc_id), text, document.sha256, document.encoding, repr(document.cues),
-                  repr(document.language))
+                  repr(document.language), *((repr(document.layout),) if document.layout else ()))
 
 
 def _checksum(key: str, payload: bytes) -> bytes:

@@ -43,7 +43,7 @@ import numpy as np
 from .align import EXACT_TRIES, Aligner, exact_summary
 from .cache import Cache, digest
 from .config import Config, as_config
-from .corpus import Corpus, Source, prepare_document, prepare_quote
+from .corpus import Corpus, PreparedDocument, Source, prepare_document, prepare_quote
 from .index import Bm25Index, Bm25Stats
 from .pipeline import Prepared, _embedder, check_quotes, prepare
 from .resultcache import ResultCache
@@ -104,9 +104,9 @@ def held() -> dict[str, int]:
             "chars": sum(len(d.text) for d in documents)}
 
 
-def held_documents() -> dict[tuple[str, str], tuple[Any, Any]]:
+def held_documents() -> dict[tuple[str, str], PreparedDocument]:
     """The documents this worker's shards hold, normalized and tokenized, by (document id, sha256)."""
-    return {(s.document.doc_id, s.document.sha256): (s.norm, s.tokens)
+    return {(s.document.doc_id, s.document.sha256): PreparedDocument(s.norm, s.tokens, s.pages)
             for p in _held.values() for s in p.corpus.sources}
 
 
@@ -308,13 +308,14 @@ def _guest(document: Document, key: str, config: Config, cache: Cache) -> tuple[
     if name in _guests:
         _guests.move_to_end(name)
         return _guests[name][1]
-    norm, tokens = prepare_document(document, cache)
+    prepared = prepare_document(document, cache)
+    tokens = prepared.tokens
     vocab = _vocab[key]
     for word in dict.fromkeys(tokens.words):
         vocab.setdefault(word, len(vocab))
     ids = np.fromiter(map(vocab.__getitem__, tokens.words), dtype=np.int32, count=len(tokens))
-    source = Source(document, norm, tokens, ids, 0)
-    alone = Corpus([document], prepared=[(norm, tokens)])
+    source = Source(document, prepared.norm, tokens, ids, 0, prepared.pages)
+    alone = Corpus([document], prepared=[prepared])
     index = Bm25Index(alone, make_windows(alone, size=config.window.size, overlap=config.window.overlap),
                       backend=config.index.backend, k1=config.index.k1, b=config.index.b, stats=stats)
     index.build()

@@ -17,7 +17,13 @@ SEVERITIES = ("high", "medium", "low")
 MATCH_TYPES = ("exact", "normalized", "elided", "edited", "altered", "reordered",
                "spliced", "paraphrase", "misattributed", "unlocated")
 # Kinds of difference by weight: shown alike by the classifier and every renderer.
-BENIGN = frozenset({"normalization", "punctuation", "editorial", "number_format", "spelling", "markup"})
+BENIGN = frozenset({"normalization", "punctuation", "editorial", "number_format", "spelling", "markup",
+                    # page furniture (quoteverify.pages) between quoted words: a running header or footer, a page
+                    # number, a page marker or footnote text at a page break; a footnote marker or note elsewhere
+                    "page_break", "footnote"})
+# How a result's page is named (QuoteResult.page_kind): the number printed on the page (a running header's or
+# footer's folio, a page marker, the PDF's page labels), or the page's position in the file (1 = first).
+PAGE_KINDS = ("printed", "position")
 EDITS = frozenset({"disfluency", "typo", "contraction"})
 LOAD_BEARING = frozenset({"number", "negation", "name"})
 # A reviewer's verdict on a quote, as offered by the workbook and the review page.
@@ -41,6 +47,36 @@ class Turn:
 
 
 @dataclass(frozen=True)
+class LineBox:
+    """Where a PDF reader drew one line of a page's extracted text (quoteverify.formats).
+
+    ``start``/``end`` index the document's text; ``x``/``y`` are the line's first glyph in points from the
+    page's lower left corner (y grows upwards); ``size`` the height of most of its glyphs; ``across`` the x
+    of a jump within the line to text set far to its right (another column read across), 0 when none.
+    """
+
+    start: int
+    end: int
+    x: float
+    y: float
+    size: float
+    across: float = 0.0
+
+
+@dataclass(frozen=True)
+class PageLayout:
+    """One page of a PDF as its reader laid it out: the span of its text in the document's text, the
+    page label the PDF gives it ("" when the PDF sets none), its lines, and the spans of digits set
+    smaller than the line around them and glued to a word (raised footnote markers)."""
+
+    start: int
+    end: int
+    label: str = ""
+    lines: tuple[LineBox, ...] = ()
+    raised: tuple[tuple[int, int], ...] = ()
+
+
+@dataclass(frozen=True)
 class Document:
     """One source: its id (the file stem), where it came from and its text.
 
@@ -57,6 +93,9 @@ class Document:
     encoding: str = "utf-8"
     cues: tuple[Turn, ...] = ()
     language: str = ""  # ISO 639-1, given or detected (quoteverify.language); "" when unknown
+    # A PDF's pages as its reader laid them out: where lines sit and how large (quoteverify.pages reads the
+    # pages and their furniture from them); empty for other formats, whose pages are read from the text.
+    layout: tuple[PageLayout, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -164,6 +203,7 @@ class Elision:
     # starts or ends in); marked: an ellipsis marks it (an excerpt's cut edge has none)
     where: str = "inside"
     marked: bool = True
+    span: tuple[int, int] | None = None  # where what is left out stands in the original text, when known
 
 
 @dataclass(frozen=True)
@@ -199,6 +239,10 @@ class QuoteResult:
     context_before: str = ""
     context_after: str = ""
     line: int | None = None
+    # The first and last page of the span ("45" or "45–46") in a paged document, and how they are named
+    # (one of PAGE_KINDS); empty for an unpaged document or an unlocated quote (quoteverify.pages).
+    page: str = ""
+    page_kind: str = ""
     speaker: str = ""
     timestamp: str = ""
     # ISO 639-1 code of the language the quote was checked in (its lexicon's); "" when unknown.

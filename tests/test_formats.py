@@ -7,6 +7,8 @@ from pathlib import Path
 
 import docx
 import pytest
+from conftest import NO_EMBED, span_of
+from paged_documents import line, pdf
 
 import quoteverify
 from quoteverify.errors import InputError
@@ -14,8 +16,6 @@ from quoteverify.formats import Extracted, dehyphenate, extract
 from quoteverify.load import load_documents
 from quoteverify.normalize import normalize
 from quoteverify.types import Turn
-
-from conftest import NO_EMBED, span_of
 
 
 def write_docx(path: Path, paragraphs: list[str], table: list[list[str]] | None = None) -> Path:
@@ -33,33 +33,7 @@ def write_docx(path: Path, paragraphs: list[str], table: list[list[str]] | None 
 
 def pdf_bytes(pages: list[list[str]]) -> bytes:
     """A minimal PDF: each string one line of Helvetica, pages in order."""
-    objects: list[bytes] = []
-
-    def add(body: bytes) -> int:
-        objects.append(body)
-        return len(objects)
-
-    font = add(b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>")
-    pages_id = len(objects) + 1 + 2 * len(pages)
-    kids = []
-    for lines in pages:
-        shown = [line.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)") for line in lines]
-        stream = ("BT /F1 11 Tf 14 TL 72 760 Td\n" + "".join(f"({s}) Tj T*\n" for s in shown) + "ET").encode("cp1252")
-        content = add(b"<< /Length %d >>\nstream\n%s\nendstream" % (len(stream), stream))
-        kids.append(add(b"<< /Type /Page /Parent %d 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
-                        b"/Resources << /Font << /F1 %d 0 R >> >> >>" % (pages_id, content, font)))
-    add(b"<< /Type /Pages /Kids [%s] /Count %d >>" % (b" ".join(b"%d 0 R" % k for k in kids), len(kids)))
-    catalog = add(b"<< /Type /Catalog /Pages %d 0 R >>" % pages_id)
-    out = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for number, body in enumerate(objects, start=1):
-        offsets.append(len(out))
-        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
-    xref = len(out)
-    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    out += b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
-    out += b"trailer\n<< /Size %d /Root %d 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, catalog, xref)
-    return bytes(out)
+    return pdf([[line(72, 760 - 14 * k, text) for k, text in enumerate(lines)] for lines in pages])
 
 
 def check(result, text: str, quote: str) -> None:

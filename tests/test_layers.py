@@ -22,7 +22,7 @@ FLOOR = {
     "resultcache": "model", "rows": "model", "manifest": "model", "wording": "model", "version": "model",
     # sources: reading documents and quotes, and the text they are made of
     "load": "sources", "formats": "sources", "qdpx": "sources", "turns": "sources", "normalize": "sources",
-    "tokenize": "sources", "numbers": "sources", "language": "sources", "corpus": "sources",
+    "tokenize": "sources", "numbers": "sources", "language": "sources", "corpus": "sources", "pages": "sources",
     # search
     "window": "search", "index": "search", "align": "search",
     # judge: the verdict

@@ -250,9 +250,38 @@ def _results(summary: Summary, manifest: Manifest, manifest_name: str, style: _S
             + style.escape(" repeats the check and reports any input changed since."))
 
 
+def _paging(results: list[QuoteResult]) -> str:
+    """How pages and page furniture were read, when a quote was found in a paged source."""
+    if not any(r.page for r in results):
+        return ""
+    return (" Where a source is paged (a PDF's pages, form feeds, page markers such as [[Page S5563]], or "
+            "running headers and footers whose page numbers rise from page to page at regular distances), each "
+            "location gives its page: the number printed on it where one was found (a running header's or "
+            "footer's number that the pages around it confirm, a page marker, or the PDF's page labels), else "
+            "its position in the file. Page furniture was found by where it stands and how it recurs, not by "
+            "its wording, and left out of matching: lines at the top or bottom of a page that carry its number "
+            "or recur at the edges of many pages, page markers, footnote text at the foot of a page (set "
+            "smaller than the page's text, or opening with the number of a marker on that page) and footnote "
+            "markers glued to a word (a superscript whose note is on the page, or a digit the PDF sets smaller "
+            "than its line). A quote running across furniture without it counted as verbatim, the page break "
+            "named among its differences; a line of the source left out at a page break, a word changed across "
+            "it, or furniture's words carried into a quote remained differences. Words divided by a hyphen at a "
+            "line end were joined, unless the source writes the word with a hyphen elsewhere or both halves "
+            "are words of it.")
+
+
 def _location(result: QuoteResult) -> str:
     line = f"line {result.line}" if result.line is not None else ""
-    return ", ".join(filter(None, (line, result.timestamp))) or "—"
+    return ", ".join(filter(None, (_page(result), line, result.timestamp))) or "—"
+
+
+def _page(result: QuoteResult) -> str:
+    """ "p. 45", "pp. 45–46" as a reader cites a printed page; a page counted in the file says so."""
+    if not result.page:
+        return ""
+    if result.page_kind == "position":
+        return f"page {result.page} of the file"
+    return f"{'pp' if '–' in result.page else 'p'}. {result.page}"
 
 
 def _row(result: QuoteResult) -> tuple[str, ...]:
@@ -267,9 +296,10 @@ def render_appendix(results: list[QuoteResult], manifest: Manifest, *, style: st
     ``findings`` (quoteverify.findings.summarize_findings) add a section when the quotes cite any.
     """
     s = _STYLES[style]
-    caption = ("One row per quote, in the order of the quote table. The location is the line, and the "
-               "timestamp where the transcript has one, at which the matched passage begins.")
-    blocks = [s.preamble, s.heading("Quote verification"), s.escape(_method(manifest)),
+    caption = ("One row per quote, in the order of the quote table. The location is the page (where the source "
+               "is paged), the line, and the timestamp where the transcript has one, at which the matched passage "
+               "begins.")
+    blocks = [s.preamble, s.heading("Quote verification"), s.escape(_method(manifest) + _paging(results)),
               _results(summarize(results), manifest, manifest_name, s), s.escape(caption),
               s.table(TABLE_HEADER, [_row(r) for r in results]), _findings(findings, s)]
     return "\n\n".join(b for b in blocks if b) + "\n"

@@ -96,6 +96,8 @@ QUOTE_COLUMNS = (
     Column("band", 8, _get("band")),
     Column("document", 20, _get("document"), wrap=True),
     Column("line", 7, _get("line")),
+    Column("page", 9, _get("page"), optional=True),
+    Column("page_kind", 10, _get("page_kind"), optional=True),
     Column("speaker", 14, _get("speaker"), wrap=True, optional=True),
     Column("timestamp", 12, _get("timestamp"), optional=True),
     Column("claimed_document", 20, _get("claimed_document"), wrap=True, optional=True),

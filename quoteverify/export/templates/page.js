@@ -92,6 +92,8 @@
     metaItem(meta, "document", q.document || (q.claimed ? q.claimed + " (claimed)" : ""));
     if (q.document && q.claimed && q.claimed !== q.document) metaItem(meta, "claimed", q.claimed);
     metaItem(meta, "line", q.line);
+    // A printed page number as the reader cites it; else the page's position in the file, said so.
+    metaItem(meta, "page", q.page && q.page + (q.page_kind === "position" ? " (position in the file)" : ""));
     metaItem(meta, "speaker", q.speaker);
     metaItem(meta, "time", q.timestamp);
     node.appendChild(meta);
