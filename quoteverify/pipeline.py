@@ -108,11 +108,12 @@ def _align_and_compare(pq: PreparedQuote, quote: Quote, prepared: Prepared, conf
                        contract: Callable[[Alignment], Contract]) -> tuple[Alignment, Comparison]:
     """Locate a quote the exact fast path did not, and name its differences."""
     corpus = prepared.corpus
-    alignment = prepared.aligner.align(pq, corpus.by_id.get(quote.claimed_document))
+    alignment = prepared.aligner.align(pq, corpus.by_id.get(quote.claimed_document), quote.speaker)
     target = alignment
     if alignment.passage is not None and coverage(alignment) < config.verdict.min_coverage:
-        # Too little aligns for a quotation: compare with the passage it may paraphrase.
+        # Too little aligns for a quotation: compare with the passage it may paraphrase, its one place.
         target = Alignment("passage", (alignment.passage,), alignment.quote_words)
+        alignment = replace(alignment, occurrences=1, speaker_occurrences=None, others=())
     return alignment, compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words,
                               contract=contract(alignment))
 
@@ -128,7 +129,7 @@ def _exact_pass(quote_list: Sequence[Quote], prepared: Prepared, prepared_quotes
             continue
         pq = prepare_quote(quote.text, prepared.corpus)
         prepared_quotes[k] = pq
-        exact = prepared.aligner.align_exact(pq, prepared.corpus.by_id.get(quote.claimed_document))
+        exact = prepared.aligner.align_exact(pq, prepared.corpus.by_id.get(quote.claimed_document), quote.speaker)
         if exact is None:
             rest.append(k)
         else:
@@ -329,6 +330,9 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
     result.context_before = text[max(0, start - ctx):start]
     result.context_after = text[end:end + ctx]
     result.line = source.line_of(start)
+    result.occurrences = alignment.occurrences
+    result.speaker_occurrences = alignment.speaker_occurrences
+    result.other_lines = [source.line_of(source.span(w, w + 1)[0]) for w in alignment.others]
     if turn is not None:
         result.speaker, result.timestamp = turn.speaker, turn.timestamp
     result.differences = list(comparison.differences)

@@ -36,7 +36,7 @@ from typing import Any
 from .cache import digest
 from .types import Quote, QuoteResult
 
-RESULT_VERSION = "1"  # bump when the entry layout changes
+RESULT_VERSION = "2"  # bump when the entry layout changes
 _FIELDS = frozenset(f.name for f in fields(QuoteResult))
 
 

@@ -116,6 +116,7 @@ class Turns:
                 times.append(timestamp)
                 bodies.append(m.end())
         self._starts, self._speakers, self._times, self._bodies = starts, speakers, times, bodies
+        self._keys: list[str] | None = None
 
     def __len__(self) -> int:
         return len(self._starts)
@@ -124,6 +125,37 @@ class Turns:
         """The turn holding ``offset``; None before the first one."""
         k = bisect_right(self._starts, offset) - 1
         return Turn(self._starts[k], self._speakers[k], self._times[k], self._bodies[k]) if k >= 0 else None
+
+    def speaker_keys(self) -> list[str]:
+        """speaker_key of each turn's speaker, made on first use (only quotes that claim a speaker need them)."""
+        if self._keys is None:
+            known = {name: speaker_key(name) for name in set(self._speakers)}
+            self._keys = [known[name] for name in self._speakers]
+        return self._keys
+
+    def said_by(self, offset: int, key: str) -> bool:
+        """Whether ``offset`` lies in a turn of the speaker whose speaker_key is ``key`` (never for '')."""
+        k = bisect_right(self._starts, offset) - 1
+        return bool(key) and k >= 0 and self.speaker_keys()[k] == key
+
+    def has_speaker(self, key: str) -> bool:
+        """Whether the speaker whose speaker_key is ``key`` has a turn here."""
+        return bool(key) and key in self.speaker_keys()
+
+    def spans_of(self, key: str) -> list[tuple[int, int | None]]:
+        """The words of each turn of the speaker whose speaker_key is ``key``: (where they start, where the
+        next turn starts, None for the last), in order; a speaker's consecutive turns are one."""
+        spans: list[tuple[int, int | None]] = []
+        keys = self.speaker_keys()
+        for k, found in enumerate(keys):
+            if not key or found != key:
+                continue
+            end = self._starts[k + 1] if k + 1 < len(keys) else None
+            if spans and k > 0 and keys[k - 1] == key:
+                spans[-1] = (spans[-1][0], end)
+            else:
+                spans.append((self._bodies[k], end))
+        return spans
 
     def speakers(self, spans: Iterable[tuple[int, int]]) -> tuple[str, ...]:
         """The speakers whose turns the spans [start, end) run across, in order.

@@ -17,7 +17,7 @@ SEVERITIES = ("high", "medium", "low")
 MATCH_TYPES = ("exact", "normalized", "elided", "edited", "altered", "reordered",
                "spliced", "paraphrase", "misattributed", "unlocated")
 # Kinds of difference by weight: shown alike by the classifier and every renderer.
-BENIGN = frozenset({"normalization", "punctuation", "editorial", "number_format", "spelling", "markup"})
+BENIGN = frozenset({"normalization", "punctuation", "editorial", "number_format", "spelling", "markup", "clitic"})
 EDITS = frozenset({"disfluency", "typo", "contraction"})
 LOAD_BEARING = frozenset({"number", "negation", "name"})
 # A reviewer's verdict on a quote, as offered by the workbook and the review page.
@@ -130,6 +130,11 @@ class Alignment:
     bm25_ratio: float | None = None
     nearest: Segment | None = None  # the closest passage, for a suggestion
     passage: Segment | None = None  # the quote-length passage around the best piece, for a paraphrase
+    # The equally good places in its document (quoteverify.places): how many, how many of them in turns of
+    # the claimed speaker (None: the document has no turns), and where the others start (word index).
+    occurrences: int = 0
+    speaker_occurrences: int | None = None
+    others: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -188,7 +193,14 @@ class QuoteResult:
     context_before: str = ""
     context_after: str = ""
     line: int | None = None
+    # The equally good places of the quote in ``document`` (the one reported among them), and the lines where
+    # the others start (the first 20); 0 and [] when it was not located.
+    occurrences: int = 0
+    other_lines: list[int] = field(default_factory=list)
     speaker: str = ""
+    # How many of those places are in turns of the claimed speaker (with none claimed, of ``speaker``);
+    # None when the document has no speaker turns.
+    speaker_occurrences: int | None = None
     timestamp: str = ""
     # ISO 639-1 code of the language the quote was checked in (its lexicon's); "" when unknown.
     language: str = ""

@@ -24,7 +24,7 @@ FLOOR = {
     "load": "sources", "formats": "sources", "qdpx": "sources", "turns": "sources", "normalize": "sources",
     "tokenize": "sources", "numbers": "sources", "language": "sources", "corpus": "sources",
     # search
-    "window": "search", "index": "search", "align": "search",
+    "window": "search", "index": "search", "places": "search", "align": "search",
     # judge: the verdict
     "diff": "judge", "rules": "judge", "embed": "judge", "classify": "judge",
     # pipeline: the stages in order, on one machine or many
