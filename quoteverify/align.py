@@ -205,14 +205,14 @@ class Aligner:
     def _speaker_elsewhere(self, found: Alignment, speaker: str) -> bool:
         """Whether a speaker is claimed who has turns in the document the quote was found in, and the place
         found is in none of them."""
-        key = speaker_key(speaker)
-        if not key or not found.segments:
+        if not speaker_key(speaker) or not found.segments:
             return False
         first = min(found.segments, key=lambda s: s.q_start)
         src = self.corpus.sources[first.doc]
-        if first.d_start >= len(src.tokens) or not src.turns.has_speaker(key):
+        keys = src.turns.keys_of(speaker)
+        if first.d_start >= len(src.tokens) or not keys:
             return False
-        return not src.turns.said_by(src.span(first.d_start, first.d_start + 1)[0], key)
+        return not src.turns.said_by(src.span(first.d_start, first.d_start + 1)[0], keys)
 
     def _in_turns_of(self, pq: PreparedQuote, found: Alignment, speaker: str) -> Alignment:
         """The quote aligned within the claimed speaker's turns of the document it was found in: taken when
@@ -220,9 +220,8 @@ class Aligner:
         them), else what was found."""
         doc = min(found.segments, key=lambda s: s.q_start).doc
         src = self.corpus.sources[doc]
-        key = speaker_key(speaker)
         regions = []
-        for body, end in src.turns.spans_of(key):
+        for body, end in src.turns.spans_of(src.turns.keys_of(speaker)):
             start, stop = src.words_in(body, end if end is not None else len(src.document.text))
             if stop > start:
                 regions.append(Candidate(doc, start, stop, 0.0))

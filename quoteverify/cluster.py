@@ -64,6 +64,7 @@ from .sharded import (
     use_stats,
     warm_embedder,
 )
+from .turns import Turns, label_warnings
 from .types import Document, Quote, QuoteResult, Run
 
 _LOCAL = re.compile(r"local(?::(\d+))?")
@@ -706,6 +707,7 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
         timings["cluster"] = time.perf_counter() - clock
     results = [found[k] for k in range(len(quote_list))]
     warnings.extend(dict.fromkeys(w for w in found_warnings if w not in warnings))
+    warnings += label_warnings(loaded.documents, results, lambda d: Turns(d.text, cues=d.cues))
     embed_name = None
     if config.embed.enabled:
         embed_name = getattr(embedder, "name", None) or config.embed.model

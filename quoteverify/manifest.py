@@ -68,6 +68,7 @@ class Summary:
     match_type: dict[str, int]
     cosine_quotes: int  # quotes that have a cosine: located, but not verbatim, with embeddings on
     cosine_mean: float | None
+    several_places: int = 0  # located quotes that stand as well in more than one place of their document
 
 
 @dataclass(frozen=True)
@@ -175,7 +176,8 @@ def summarize(results: Iterable[QuoteResult]) -> Summary:
     return Summary(
         quotes=len(results), status=count_by_status(results),
         match_type={m: match_type[m] for m in MATCH_TYPES}, cosine_quotes=len(cosines),
-        cosine_mean=round(sum(cosines) / len(cosines), 4) if cosines else None)
+        cosine_mean=round(sum(cosines) / len(cosines), 4) if cosines else None,
+        several_places=sum(r.occurrences > 1 for r in results))
 
 
 def results_sha256(results: list[QuoteResult]) -> str:

@@ -25,6 +25,7 @@ from .parallel import ordered_map
 from .resultcache import ResultCache
 from .rules import Contract
 from .tokenize import WordTokens
+from .turns import label_warnings
 from .types import Alignment, Comparison, Document, Progress, Quote, QuoteResult, Run
 from .window import make_windows
 from .wording import clip
@@ -261,6 +262,8 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     timings["index"] = prepared.index_seconds
     timings["align"] -= timings["index"]
     warnings += cache.warnings
+    corpus = prepared.corpus
+    warnings += label_warnings(loaded.documents, results, lambda d: corpus.sources[corpus.by_id[d.doc_id]].turns)
     return Run(results, loaded.documents, config, embed.name if embed else None, timings, warnings,
                prepared.windows, quotes_sha256, tuple(quote_list))
 

@@ -172,9 +172,9 @@ def _tighten(runs: list[Run], hits: list[np.ndarray], chain: list[int]) -> list[
 
 
 def _in_document(doc: int, firsts: np.ndarray, literal: _Literal, corpus: Corpus, p: AlignConfig,
-                 key: str) -> _InDocument:
-    """Every place starting at one of the document's first ``EXACT_TRIES`` first-run occurrences; ``key``:
-    the claimed speaker's speaker_key, or ''."""
+                 speaker: str) -> _InDocument:
+    """Every place starting at one of the document's first ``EXACT_TRIES`` first-run occurrences; ``speaker``:
+    the claimed speaker, or ''."""
     chains: dict[tuple[int, ...], int] = {}
     if all(len(h) for h in literal.hits):
         for i, first in enumerate(firsts[:EXACT_TRIES].tolist()):
@@ -182,16 +182,17 @@ def _in_document(doc: int, firsts: np.ndarray, literal: _Literal, corpus: Corpus
             if chain is not None:
                 chains.setdefault(tuple(_tighten(literal.runs, literal.hits, chain)), i)
     ordered = sorted(((i, c) for c, i in chains.items()), key=lambda ic: (ic[1][0], ic[0]))
-    turns = corpus.sources[doc].turns if key else None
-    spoken = [_said_by(corpus, doc, c[0], key) for _, c in ordered] if key else [False] * len(ordered)
-    return _InDocument(doc, len(firsts), ordered, spoken, turns is not None and turns.has_speaker(key))
+    keys = corpus.sources[doc].turns.keys_of(speaker) if speaker else frozenset()
+    spoken = [_said_by(corpus, doc, c[0], keys) for _, c in ordered] if keys else [False] * len(ordered)
+    return _InDocument(doc, len(firsts), ordered, spoken, bool(keys))
 
 
-def _said_by(corpus: Corpus, doc: int, position: int, key: str) -> bool:
-    """Whether the word at corpus-wide ``position`` of document ``doc`` is in a turn of speaker ``key``."""
+def _said_by(corpus: Corpus, doc: int, position: int, keys: frozenset[str]) -> bool:
+    """Whether the word at corpus-wide ``position`` of document ``doc`` is in a turn of a speaker with one of
+    ``keys`` (Turns.keys_of)."""
     src = corpus.sources[doc]
     word = position - int(corpus.doc_starts[doc])
-    return src.turns.said_by(src.span(word, word + 1)[0], key)
+    return src.turns.said_by(src.span(word, word + 1)[0], keys)
 
 
 def pick_document(summaries: Iterable[ExactSummary], claimed: int | None, *, speaker: bool = True
@@ -220,15 +221,14 @@ def exact_align(pq: PreparedQuote, corpus: Corpus, p: AlignConfig, prefer_doc: i
     literal = _literal(pq, corpus)
     if literal is None or not all(len(h) for h in literal.hits):
         return None
-    key = speaker_key(speaker)
     seen: dict[int, _InDocument] = {}
 
     def summaries() -> Iterator[ExactSummary]:
         for doc, firsts in _by_document(literal.hits[0], corpus, prefer_doc):
-            seen[doc] = _in_document(doc, firsts, literal, corpus, p, key)
+            seen[doc] = _in_document(doc, firsts, literal, corpus, p, speaker)
             yield seen[doc].summary
 
-    chosen = pick_document(summaries(), prefer_doc, speaker=bool(key))
+    chosen = pick_document(summaries(), prefer_doc, speaker=bool(speaker_key(speaker)))
     if chosen is None:
         return None
     there = seen[chosen.doc]
@@ -237,7 +237,7 @@ def exact_align(pq: PreparedQuote, corpus: Corpus, p: AlignConfig, prefer_doc: i
                key=lambda k: (not there.spoken[k], clitics[k], there.chains[k][1][0]))
     chain = list(there.chains[best][1])
     alignment = Alignment("exact", _chain_segments(pq, corpus, literal.runs, chain), pq.content_words)
-    return _with_places(alignment, corpus, there, best, key)
+    return _with_places(alignment, corpus, there, best, speaker)
 
 
 def exact_summary(pq: PreparedQuote, corpus: Corpus, p: AlignConfig, speaker: str = "") -> list[ExactSummary]:
@@ -246,24 +246,22 @@ def exact_summary(pq: PreparedQuote, corpus: Corpus, p: AlignConfig, speaker: st
     literal = _literal(pq, corpus)
     if literal is None:
         return []
-    key = speaker_key(speaker)
-    return [_in_document(doc, firsts, literal, corpus, p, key).summary
+    return [_in_document(doc, firsts, literal, corpus, p, speaker).summary
             for doc, firsts in _by_document(literal.hits[0], corpus, None)]
 
 
-def _with_places(alignment: Alignment, corpus: Corpus, there: _InDocument, chosen: int, key: str) -> Alignment:
+def _with_places(alignment: Alignment, corpus: Corpus, there: _InDocument, chosen: int, speaker: str) -> Alignment:
     """The alignment with its document's places counted: all of them, and those in turns of the claimed
-    speaker (``key``; with none claimed, of the speaker of the place taken); None where the document has no
-    turns."""
+    speaker (with none claimed, of the speaker of the place taken); None where the document has no turns."""
     base = int(corpus.doc_starts[there.doc])
     turns = corpus.sources[there.doc].turns
     spoken: int | None = None
-    if key:
+    if speaker_key(speaker):
         spoken = sum(there.spoken) if len(turns) else None
     elif len(turns):
         at = turns.at(corpus.sources[there.doc].span(there.chains[chosen][1][0] - base,
                                                       there.chains[chosen][1][0] - base + 1)[0])
-        own = speaker_key(at.speaker) if at is not None else ""
+        own = frozenset({speaker_key(at.speaker)} - {""}) if at is not None else frozenset()
         spoken = sum(_said_by(corpus, there.doc, c[0], own) for _, c in there.chains) if own else None
     others = tuple(c[0] - base for k, (_, c) in enumerate(there.chains) if k != chosen)[:OTHERS_LISTED]
     return replace(alignment, occurrences=len(there.chains), speaker_occurrences=spoken, others=others)
@@ -281,14 +279,13 @@ def counted(alignment: Alignment, corpus: Corpus, p: AlignConfig, speaker: str =
     runs = [(s.fragment, 0, s.d_end - s.d_start) for s in segments]
     hits = [occurrences(corpus, src.ids[s.d_start:s.d_end]) for s in segments]
     literal = _Literal(runs, hits, [h[:0] for h in hits])
-    key = speaker_key(speaker)
     firsts = hits[0][np.searchsorted(corpus.doc_starts, hits[0], side="right") - 1 == doc]
-    there = _in_document(doc, firsts, literal, corpus, p, key)
+    there = _in_document(doc, firsts, literal, corpus, p, speaker)
     start = int(corpus.doc_starts[doc]) + segments[0].d_start
     chosen = next((k for k, (_, c) in enumerate(there.chains) if c[0] == start), None)
     if chosen is None:  # its pieces lie further apart than a place's may: it is its only place
         return replace(alignment, occurrences=1)
-    return _with_places(alignment, corpus, there, chosen, key)
+    return _with_places(alignment, corpus, there, chosen, speaker)
 
 
 def _chain_segments(pq: PreparedQuote, corpus: Corpus, runs: list[Run], chain: list[int]) -> tuple[Segment, ...]:

@@ -86,7 +86,7 @@ def test_columns_in_order(workbook):
     sheet = load_workbook(workbook)["Quotes"]
     assert list(columns(sheet)) == [
         "status", "match_type", "confidence", "band", "quote", "matched_text", "document", "claimed_document",
-        "line", "speaker", "claimed_speaker", "timestamp", "reasons", "suggestion", "manuscript_context", "bm25_score", "bm25_ratio", "cosine", "match_ratio", "quote_id",
+        "line", "place", "speaker", "claimed_speaker", "timestamp", "reasons", "suggestion", "manuscript_context", "bm25_score", "bm25_ratio", "cosine", "match_ratio", "quote_id",
         "row", "decision", "reviewer_note", "fingerprint"]
 
 
@@ -95,8 +95,8 @@ def test_located_quote_carries_its_location_and_reasons(workbook):
     row = {name: sheet.cell(row=k, column=c).value
            for k in range(2, sheet.max_row + 1) if sheet.cell(row=k, column=columns(sheet)["quote_id"]).value == "q1"
            for name, c in columns(sheet).items()}
-    assert (row["status"], row["match_type"], row["document"], row["line"], row["speaker"]) == \
-           ("review", "altered", "interview-01", 2, "Anna")
+    assert (row["status"], row["match_type"], row["document"], row["line"], row["speaker"], row["place"]) == \
+           ("review", "altered", "interview-01", 2, "Anna", "1 of 1")
     assert row["reasons"] == "number differs: quote says 'fifteen', source says 'fifty'"
     assert row["decision"] is None and row["reviewer_note"] is None
 
@@ -168,7 +168,7 @@ def test_decision_dropdown(workbook):
 def test_frozen_header_filter_wrap_and_widths(workbook):
     sheet = load_workbook(workbook)["Quotes"]
     assert sheet.freeze_panes == "A2"
-    assert sheet.auto_filter.ref == f"A1:X{len(QUOTES) + 1}"
+    assert sheet.auto_filter.ref == f"A1:Y{len(QUOTES) + 1}"
     quote = sheet.cell(row=2, column=columns(sheet)["quote"])
     assert quote.alignment.wrap_text and quote.alignment.vertical == "top"
     assert sheet.column_dimensions[quote.column_letter].width == 60
@@ -367,7 +367,7 @@ def test_review_survives_sorting_by_the_reviewer(workbook):
     fill_in(workbook, {"q1": ("accept", None)})
     book = load_workbook(workbook)
     sheet = book["Quotes"]
-    sheet.move_range(f"A2:X{sheet.max_row}", rows=3)  # rows moved down, a gap left behind
+    sheet.move_range(f"A2:Y{sheet.max_row}", rows=3)  # rows moved down, a gap left behind
     book.save(workbook)
     by_id = {q.quote_id: q for q in read_review(workbook).quotes}
     assert by_id["q1"].decision == "accept" and len(by_id) == 4
@@ -381,8 +381,8 @@ def test_review_cli_writes_jsonl_and_reports_problem_rows(workbook, tmp_path):
     # Problem rows in sheet order: worst first, so q4 (unverified) in row 2, then q3 (review, after q1).
     assert outcome.stderr.splitlines() == [
         f"{workbook}: 4 quotes: 1 accept, 0 reject, 0 fix quote, 1 fix source; 1 empty, 1 invalid",
-        "  Quotes!V2 (quote_id q4): empty decision",
-        "  Quotes!V4 (quote_id q3): invalid decision 'acept'; use one of accept, reject, fix quote, fix source",
+        "  Quotes!W2 (quote_id q4): empty decision",
+        "  Quotes!W4 (quote_id q3): invalid decision 'acept'; use one of accept, reject, fix quote, fix source",
     ]
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert list(rows[0]) == ["quote_id", "row", "cell", "status", "decision", "reviewer_note", "problem"]

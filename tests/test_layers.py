@@ -21,7 +21,7 @@ FLOOR = {
     "transaction": "model", "display": "model", "archive": "model", "lexicon": "model",
     "resultcache": "model", "rows": "model", "manifest": "model", "wording": "model", "version": "model",
     # sources: reading documents and quotes, and the text they are made of
-    "load": "sources", "formats": "sources", "qdpx": "sources", "turns": "sources", "normalize": "sources",
+    "load": "sources", "formats": "sources", "qdpx": "sources", "labels": "sources", "turns": "sources", "normalize": "sources",
     "tokenize": "sources", "numbers": "sources", "language": "sources", "corpus": "sources",
     # search
     "window": "search", "index": "search", "places": "search", "align": "search",

@@ -318,3 +318,23 @@ def test_a_run_without_quotes_opens(browser, tmp_path):
     page.keyboard.press("a")
     assert (tab.errors, tab.requests) == ([], [])
     tab.close()
+
+
+def test_a_quote_said_in_several_places_shows_them(browser, tmp_path):
+    results = [QuoteResult("q1", "took an oath", 2, claimed_document="hearing", document="hearing", start=70,
+                           end=82, matched_text="took an oath", line=2, occurrences=3, other_lines=[1, 3],
+                           speaker="CHAIRMAN", speaker_occurrences=1, claimed_speaker="Chairman",
+                           status="verified", match_type="exact", confidence=1.0, band="high"),
+               QuoteResult("q2", "The witness is sworn.", 3, document="hearing", start=150, end=171, line=4,
+                           matched_text="The witness is sworn.", occurrences=1, status="verified",
+                           match_type="exact", confidence=1.0, band="high")]
+    path = tmp_path / "places.html"
+    write_page(path, results)
+    tab = Tab(browser, path)
+    page = tab.open()
+    meta = page.locator('.card[data-quote-id="q1"] .meta').text_content()
+    assert "place 1 of 3 (1 in Chairman's turns)" in meta and "also at lines 1, 3" in meta
+    only = page.locator('.card[data-quote-id="q2"] .meta').text_content()
+    assert "place" not in only and "also at" not in only
+    assert (tab.errors, tab.requests) == ([], [])
+    tab.close()

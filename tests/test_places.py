@@ -213,3 +213,46 @@ def test_clitic_rule(contract, quote_word, source_word, benign) -> None:
 def test_cut_word_rule(quote_word, source_word, at_start, cut) -> None:
     assert cut_word(EN, quote_word, source_word, at_start=at_start) is cut
 
+
+
+def test_every_output_says_how_many_places(tmp_path) -> None:
+    """JSONL, CSV, workbook, review page and appendix: the place reported, one of how many."""
+    import csv
+    import json
+
+    from click.testing import CliRunner
+    from openpyxl import load_workbook
+
+    from quoteverify.cli import main
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "hearing.txt").write_text(HEARING, encoding="utf-8")
+    (tmp_path / "quotes.csv").write_text("quote_id,quote,document,speaker\nq1,took an oath,hearing,Chairman\n"
+                                         "q2,The witness is sworn.,hearing,\n", encoding="utf-8")
+    out = tmp_path / "out"
+    out.mkdir()
+    runner = CliRunner()
+    verified = runner.invoke(main, ["verify", str(tmp_path / "docs"), str(tmp_path / "quotes.csv"), "--no-embed",
+                                    "--no-cache", "-o", str(out / "r.jsonl"), "-o", str(out / "r.csv"),
+                                    "-o", str(out / "r.xlsx"), "--manifest", str(out / "run.json")])
+    assert verified.exit_code == 0, verified.output
+    rows = [json.loads(line) for line in (out / "r.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(r["occurrences"], r["other_lines"], r["speaker_occurrences"]) for r in rows] == [
+        (3, [1, 3], 1), (1, [], 1)]
+    with open(out / "r.csv", newline="", encoding="utf-8") as handle:
+        table = list(csv.DictReader(handle))
+    assert [(r["occurrences"], r["other_lines"], r["speaker_occurrences"]) for r in table] == [
+        ("3", "[1, 3]", "1"), ("1", "[]", "1")]
+    sheet = load_workbook(out / "r.xlsx")["Quotes"]
+    header = [c.value for c in sheet[1]]
+    places = {row[header.index("quote_id")]: row[header.index("place")]
+              for row in sheet.iter_rows(min_row=2, values_only=True)}
+    assert places == {"q1": "1 of 3 (1 in Chairman's turns)", "q2": "1 of 1"}
+    page = runner.invoke(main, ["report", str(out / "r.jsonl"), "-o", str(out / "page.html")])
+    assert page.exit_code == 0, page.output
+    html = (out / "page.html").read_text(encoding="utf-8")
+    assert "1 of 3 (1 in Chairman" in html and "lines 1, 3" in html
+    appendix = runner.invoke(main, ["appendix", str(out / "r.jsonl"), "--manifest", str(out / "run.json")])
+    assert appendix.exit_code == 0, appendix.output
+    assert "1 quote stood as well in more than one place of its document" in appendix.output
+    assert "| q1 | hearing | line 2, 1 of 3 places | verified | exact |" in appendix.output

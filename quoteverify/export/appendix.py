@@ -139,7 +139,11 @@ def _method(manifest: Manifest) -> str:
     text += (
         "Any other difference — a changed number, negation or name, a splice, a reordering, any other changed "
         f"word — or a fuzzy match ratio below {_num(verdict['min_match_ratio'])} sent a located quote to review, "
-        "as did a match in another document than the one named for the quote (misattribution). ")
+        "as did a match in another document than the one named for the quote (misattribution). "
+        "Where a quote stood in several places, the one reported was, in this order of precedence, in a turn of "
+        "the speaker named for it, in the document named for it, or elsewhere (the first of equally good ones); "
+        "another speaker was reported only when no place was in a turn of the speaker named, and another "
+        "document only when the document named held none. ")
     return (text + _embedding(manifest) + _languages(manifest)
             + "Quotes that could not be located were classed unverified.")
 
@@ -209,6 +213,11 @@ def _results(summary: Summary, manifest: Manifest, manifest_name: str, style: _S
                 "unverified, that is, not located in the sources. ")
         found = [f"{summary.match_type[m]} {m}" for m in MATCH_TYPES if summary.match_type[m]]
         text += "By match type: " + (", ".join(found[:-1]) + " and " if len(found) > 1 else "") + found[-1] + ". "
+        several = summary.several_places
+        their = "its" if several == 1 else "their"
+        text += (f"{plural(several, 'quote')} stood as well in more than one place of {their} document; the table "
+                 "gives the place reported and how many there are. " if several else
+                 "Every located quote stood in one place of its document. ")
     if manifest.embedding.enabled:
         if summary.cosine_quotes:
             text += (f"The mean cosine similarity over the {plural(summary.cosine_quotes, 'quote')} that "
@@ -223,7 +232,8 @@ def _results(summary: Summary, manifest: Manifest, manifest_name: str, style: _S
 
 def _location(result: QuoteResult) -> str:
     line = f"line {result.line}" if result.line is not None else ""
-    return ", ".join(filter(None, (line, result.timestamp))) or "—"
+    several = f"1 of {result.occurrences} places" if result.occurrences > 1 else ""
+    return ", ".join(filter(None, (line, result.timestamp, several))) or "—"
 
 
 def _row(result: QuoteResult) -> tuple[str, ...]:
@@ -239,7 +249,8 @@ def render_appendix(results: list[QuoteResult], manifest: Manifest, *, style: st
     """
     s = _STYLES[style]
     caption = ("One row per quote, in the order of the quote table. The location is the line, and the "
-               "timestamp where the transcript has one, at which the matched passage begins.")
+               "timestamp where the transcript has one, at which the matched passage begins, and how many places "
+               "of the document hold the quote as well where there are several.")
     blocks = [s.preamble, s.heading("Quote verification"), s.escape(_method(manifest)),
               _results(summarize(results), manifest, manifest_name, s), s.escape(caption),
               s.table(TABLE_HEADER, [_row(r) for r in results]), _findings(findings, s)]

@@ -37,6 +37,7 @@ from ..types import (
     triage_order,
 )
 from ..version import __version__
+from ..wording import place
 
 FINDINGS_SHEET = "Findings"
 FINDINGS_WIDTHS = {"finding": 50, "note": 60}  # characters; the other columns fit their header
@@ -81,6 +82,9 @@ QUOTE_COLUMNS = (
     Column("document", 20, _get("document"), wrap=True),
     Column("claimed_document", 20, _get("claimed_document"), wrap=True),
     Column("line", 7, _get("line")),
+    # "1 of 3": the quote stands as well in other places of its document (the JSONL names their lines).
+    Column("place", 12, lambda r: place(r.occurrences, r.speaker_occurrences, r.claimed_speaker or r.speaker),
+           wrap=True),
     Column("speaker", 14, _get("speaker"), wrap=True),
     Column("claimed_speaker", 14, _get("claimed_speaker"), wrap=True),
     Column("timestamp", 12, _get("timestamp")),

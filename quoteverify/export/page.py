@@ -38,6 +38,7 @@ from ..types import (
     fingerprint,
     triage_order,
 )
+from ..wording import other_places, place
 from .excel import CHART_COLOURS, _severity, highlights
 
 PAGE_FORMATS = (".html",)
@@ -83,6 +84,9 @@ def _card(result: QuoteResult) -> dict[str, Any]:
         "before": result.context_before, "after": result.context_after,
         "document": result.document, "claimed": result.claimed_document, "group": document_label(result),
         "line": result.line, "speaker": result.speaker, "timestamp": result.timestamp,
+        "place": place(result.occurrences, result.speaker_occurrences, result.claimed_speaker or result.speaker)
+        if result.occurrences > 1 else "",
+        "others": other_places(result.other_lines, result.occurrences),
         "reasons": result.reasons, "kinds": sorted({d.kind for d in differences}),
         "suggestion": result.suggestion, "cosine": result.cosine, "match_ratio": result.match_ratio,
         "bm25": result.bm25_score, "fp": fingerprint(result),

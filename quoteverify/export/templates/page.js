@@ -87,6 +87,8 @@
     metaItem(meta, "document", q.document || (q.claimed ? q.claimed + " (claimed)" : ""));
     if (q.document && q.claimed && q.claimed !== q.document) metaItem(meta, "claimed", q.claimed);
     metaItem(meta, "line", q.line);
+    metaItem(meta, "place", q.place);
+    metaItem(meta, "also at", q.others);
     metaItem(meta, "speaker", q.speaker);
     metaItem(meta, "time", q.timestamp);
     node.appendChild(meta);
