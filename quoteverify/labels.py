@@ -5,6 +5,7 @@ A turn starts at a line that opens with a speaker label or a timecode:
 - ``Name:``, ``I:``/``R:``, ``Interviewer:``, ``SPEAKER 1:``, ``P3 (nurse):``, ``Mr. NORTH:``,
   ``Lead Inquiry:``, ``J.R.:``, a name with credentials after a comma (``Dr. Jane Roe, Psy.D:``,
   ``Name, PhD:``), a role in brackets, once nested (``The Chair (Hon. Anthony Rota (Nipissing, Lib.)):``),
+  or two (``Sir Keir Starmer (Holborn and St Pancras) (Lab):``),
   or the name and a tab (a row of a Word table, speaker and words in two columns);
 - ``Name (00:31):`` or ``Name [00:01:11]:``, the timestamp after the name;
 - ``[00:01:11] Name:`` or ``00:01:11:00 Name:``, the timestamp before it;
@@ -41,7 +42,7 @@ _ROLE = r"\((?:[^()\n:]|\([^()\n:]{0,60}\)){1,80}\)"
 def _label(tag: str) -> str:
     """A name (perhaps with credentials, perhaps a role in brackets), perhaps its timestamp in brackets, and a
     colon at the end of the line or before a space, or a tab before the words (a table's columns)."""
-    return (rf"(?P<name{tag}>{_NAME}(?P<cred{tag}>,[^:\n]{{1,50}}?)?(?:[ \t]*{_ROLE})?)"
+    return (rf"(?P<name{tag}>{_NAME}(?P<cred{tag}>,[^:\n]{{1,50}}?)?(?:[ \t]*{_ROLE}){{0,2}})"
             rf"(?:[ \t]*[(\[](?P<time{tag}>{TIME})[)\]])?(?P<sep{tag}>[ \t]*:(?=[ \t\r\n]|$)|\t+(?=\S))")
 
 

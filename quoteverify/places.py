@@ -179,12 +179,22 @@ def _in_document(doc: int, firsts: np.ndarray, literal: _Literal, corpus: Corpus
     if all(len(h) for h in literal.hits):
         for i, first in enumerate(firsts[:EXACT_TRIES].tolist()):
             chain = _chain(first, literal.runs, literal.hits, corpus, p)
-            if chain is not None:
+            if chain is not None and not _in_a_label(corpus, doc, chain[0], chain[-1] + literal.runs[-1][2]
+                                                     - literal.runs[-1][1]):
                 chains.setdefault(tuple(_tighten(literal.runs, literal.hits, chain)), i)
     ordered = sorted(((i, c) for c, i in chains.items()), key=lambda ic: (ic[1][0], ic[0]))
     keys = corpus.sources[doc].turns.keys_of(speaker) if speaker else frozenset()
     spoken = [_said_by(corpus, doc, c[0], keys) for _, c in ordered] if keys else [False] * len(ordered)
     return _InDocument(doc, len(firsts), ordered, spoken, bool(keys))
+
+
+def _in_a_label(corpus: Corpus, doc: int, first: int, end: int) -> bool:
+    """Whether corpus-wide words [first, end) of document ``doc`` lie within a speaker label ("Professor C:"
+    holds no one's "professor")."""
+    src = corpus.sources[doc]
+    base = int(corpus.doc_starts[doc])
+    start, stop = src.span(first - base, end - base)
+    return src.turns.in_label(start, stop)
 
 
 def _said_by(corpus: Corpus, doc: int, position: int, keys: frozenset[str]) -> bool:

@@ -106,6 +106,11 @@ class Turns:
             self._claims[claimed] = frozenset(k for name, k in names.items() if k and same_speaker(claimed, name))
         return self._claims[claimed]
 
+    def in_label(self, start: int, end: int) -> bool:
+        """Whether original text [start, end) lies within a speaker label: no one says it."""
+        k = bisect_right(self._starts, start) - 1
+        return k >= 0 and end <= self._bodies[k]
+
     def said_by(self, offset: int, keys: frozenset[str]) -> bool:
         """Whether ``offset`` lies in a turn of a speaker with one of ``keys`` (see ``keys_of``)."""
         k = bisect_right(self._starts, offset) - 1
@@ -194,9 +199,23 @@ def speaker_key(name: str) -> str:
 
 def same_speaker(claimed: str, found: str) -> bool:
     """Whether a claimed speaker ("P3, nurse") names the speaker of a turn ("P3 (00:04:12)" read as "P3"); a
-    name without a title names the same name with one ("Specter", "Mr. SPECTER")."""
+    name without a title names the same name with one ("Specter", "Mr. SPECTER"), and a name in a label's
+    brackets names the label ("Boris Johnson", "The Prime Minister (Boris Johnson)")."""
     a, b = speaker_key(claimed), speaker_key(found)
     if not a or not b or a == b:
+        return True
+    return any(_titled_alike(claimed, name) for name in (found, *_BRACKETED.findall(found)))
+
+
+_BRACKETED = re.compile(r"\(([^()]*)")  # what a label's brackets open with: "(Boris Johnson)", "(Hon. Anthony Rota ("
+
+
+def _titled_alike(claimed: str, found: str) -> bool:
+    """The same name, or one of them the other with a title before it."""
+    a, b = speaker_key(claimed), speaker_key(found)
+    if not a or not b:
+        return False
+    if a == b:
         return True
     titled_a, titled_b = _TITLE.match(claimed), _TITLE.match(found)
     if titled_a and not titled_b:

@@ -3,6 +3,8 @@ elsewhere; every place counted; a word quoted without the clitic the source give
 from __future__ import annotations
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import quoteverify
 from quoteverify.config import as_config
@@ -161,6 +163,14 @@ def test_a_bare_place_wins_over_a_possessive_one_and_both_count() -> None:
     assert (claimed.match_type, claimed.line, claimed.speaker_occurrences) == ("normalized", 1, 1)
 
 
+def test_a_speaker_label_is_no_place() -> None:
+    # "Professor:" labels a turn; the only "professor" anyone says is before its possessive.
+    text = "Professor: We read the professor's notes.\nStudent: Yes.\nProfessor: Good.\n"
+    result = _one({"t": text}, "professor", "t")
+    start = text.index("professor's")
+    assert (result.start, result.end, result.match_type, result.occurrences) == (start, start + 9, "normalized", 1)
+
+
 def test_a_quotation_mark_after_a_plural_is_no_clitic() -> None:
     result = _one({"t": "We call them 'the parties' here."}, "the parties", "t")
     assert (result.match_type, result.differences) == ("exact", [])
@@ -256,3 +266,49 @@ def test_every_output_says_how_many_places(tmp_path) -> None:
     assert appendix.exit_code == 0, appendix.output
     assert "1 quote stood as well in more than one place of its document" in appendix.output
     assert "| q1 | hearing | line 2, 1 of 3 places | verified | exact |" in appendix.output
+
+
+# ------------------------------------------------------------ against a slow, obvious reference
+
+VOCAB = ["river", "flood", "council", "boat", "school", "joe", "joe's", "roof"]
+SPEAKERS = ["Ann", "Bob", "Cleo"]
+
+
+@st.composite
+def _transcripts(draw):
+    turns = draw(st.lists(st.tuples(st.sampled_from(SPEAKERS), st.lists(st.sampled_from(VOCAB), min_size=1,
+                                                                       max_size=8)), min_size=1, max_size=8))
+    quote = draw(st.lists(st.sampled_from([w for w in VOCAB if not w.endswith("'s")]), min_size=1, max_size=3))
+    return turns, quote, draw(st.sampled_from(["", *SPEAKERS]))
+
+
+def _reference(turns, quote) -> list[tuple[str, int]]:
+    """Every place of the quote, word by word through the turns (labels are words too, never places): its
+    speaker and its word index; the last word may carry 's."""
+    words: list[tuple[str, str, bool]] = []  # (word, its speaker, whether it is the label)
+    for speaker, said in turns:
+        words.append((speaker.lower(), speaker, True))
+        words += [(w, speaker, False) for w in said]
+    n = len(quote)
+    return [(words[i][1], i) for i in range(len(words) - n + 1)
+            if not any(label for _, _, label in words[i:i + n])
+            and [w for w, _, _ in words[i:i + n - 1]] == quote[:-1] and words[i + n - 1][0] in (quote[-1],
+                                                                                             quote[-1] + "'s")]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_transcripts())
+def test_places_agree_with_a_reference(case) -> None:
+    turns, quote, speaker = case
+    text = "".join(f"{who}: {' '.join(said)}.\n" for who, said in turns)
+    result = _one({"t": text}, " ".join(quote), "t", speaker)
+    places = _reference(turns, quote)
+    assert result.occurrences == len(places), (text, quote)
+    if not places:
+        return
+    spoken = [p for p in places if p[0] == speaker] if speaker else [p for p in places if p[0] == result.speaker]
+    assert result.speaker_occurrences == len(spoken)
+    # The claimed speaker's place when there is one; a speaker mismatch only when there is none.
+    if speaker:
+        assert (result.speaker == speaker) == bool(spoken)
+    assert result.status == ("verified" if not speaker or spoken else "review")

@@ -43,6 +43,8 @@ from conftest import NO_EMBED, span_of
     ("Mr. Chris d'Entremont (West Nova, CPC): Thanks.", Label("Mr. Chris d'Entremont (West Nova, CPC)", "", 39)),
     ("The Chair (Hon. Anthony Rota (Nipissing, Lib.)): Order.",
      Label("The Chair (Hon. Anthony Rota (Nipissing, Lib.))", "", 48)),
+    ("Sir Keir Starmer (Holborn and St Pancras) (Lab): Thank you.",
+     Label("Sir Keir Starmer (Holborn and St Pancras) (Lab)", "", 48)),
     # Alone on its line, the words on the next: a role after the comma, lower-case words.
     ("Vincent Peillon, ministre de l'éducation nationale:",
      Label("Vincent Peillon, ministre de l'éducation nationale", "", 51)),
@@ -164,6 +166,10 @@ def test_cues_are_the_turns_when_given() -> None:
     ("Chair", "The Chair (Hon. Anthony Rota (Nipissing, Lib.))", True),
     ("Jane Roe", "Dr. Jane Roe, Psy.D", True),
     ("Jane Roe", "Jane Roe, PhD", True),
+    # A name in the label's brackets: the holder of an office.
+    ("Boris Johnson", "The Prime Minister (Boris Johnson)", True),
+    ("Anthony Rota", "The Chair (Hon. Anthony Rota (Nipissing, Lib.))", True),
+    ("Theresa May", "The Prime Minister (Boris Johnson)", False),
 ])
 def test_speakers_compare_sensibly(claimed: str, found: str, same: bool) -> None:
     assert same_speaker(claimed, found) is same
