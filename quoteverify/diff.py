@@ -417,7 +417,9 @@ class _Differ:
             return "clitic" if closes and clitic(self.contract, qw[0], sw[0]) else "word"
         if opens and cut_word(self.contract, qw[0], sw[0], at_start=True):
             return "cut"
-        return "cut" if closes and cut_word(self.contract, qw[0], sw[0], at_start=False) else ""
+        # One letter short at the end is a slip as well ("budge" for "budget"): the typo test decides that.
+        return "cut" if closes and cut_word(self.contract, qw[0], sw[0], at_start=False) and not slip(
+            self.contract, qw[0], sw[0]) else ""
 
     def _clitic_edge(self, seg: Segment, src: Source, s_hi: int) -> tuple[int, list[Difference]]:
         """A piece ending a fragment on the word the source writes with a benign clitic (rules.clitic: "Grandpa

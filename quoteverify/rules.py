@@ -84,9 +84,6 @@ def benign_join(contract: Contract, quote_words: Sequence[str], source_words: Se
     return any(not is_word(w, contract.lexicon, min_zipf=contract.word_min_zipf) for w in split)
 
 
-CLITICS = ("'s", "'")  # what a source may write after a word a quote gives bare: "Joe's", "parties'"
-
-
 def with_clitic(quote_word: str, source_word: str) -> bool:
     """Whether the source word is the quote word with a clitic: "joe's" for "joe", "parties'" for "parties"."""
     return source_word == quote_word + "'s" or (source_word == quote_word + "'" and quote_word.endswith("s"))

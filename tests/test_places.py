@@ -134,7 +134,8 @@ STORIES = {"family": "GRANDCHILD: Grandpa Joe's stories were long. The King’s 
     ("I think it", "review", "paraphrase", "I think it's", [("word", "it", "it's")]),
     # Cut inside a word: named as such.
     ("isual acuity came back", "review", "edited", "visual acuity came back", [("cut", "isual", "visual")]),
-    ("The test of visual acuit", "review", "edited", "The test of visual acuity", [("cut", "acuit", "acuity")]),
+    ("The test of visual acui", "review", "edited", "The test of visual acuity", [("cut", "acui", "acuity")]),
+    ("The test of visual acuit", "verified", "edited", "The test of visual acuity", [("typo", "acuit", "acuity")]),
 ])
 def test_a_word_quoted_without_its_clitic(quote, status, match_type, matched, differences) -> None:
     result = _one(STORIES, quote, "family")
@@ -215,7 +216,7 @@ def test_clitic_rule(contract, quote_word, source_word, benign) -> None:
 
 @pytest.mark.parametrize(("quote_word", "source_word", "at_start", "cut"), [
     ("isual", "visual", True, True),
-    ("acuit", "acuity", False, True),
+    ("acui", "acuity", False, True),
     ("meeting", "meetings", False, False),  # a word of its own: a word change
     ("isual", "visual", False, False),      # not where a quote can be cut
     ("visual", "visual", True, False),
