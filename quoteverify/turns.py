@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 
 from .labels import FIRST_LINE, LINE, TIME, Label, label_of, parse, unread
 from .types import Document, QuoteResult, Turn
@@ -182,6 +183,7 @@ _TITLE = re.compile(r"(?i)^\s*(?:mr|mrs|ms|miss|mx|dr|prof|professor|hon|sen|sen
                     r"lord|lady|the)\.?\s+(?=\S)")
 
 
+@lru_cache(maxsize=4096)
 def speaker_key(name: str) -> str:
     """A speaker's name as compared: case, spacing and punctuation ignored.
 
