@@ -109,7 +109,7 @@ def clitic(contract: Contract, quote_word: str, source_word: str) -> bool:
 
 def cut_word(contract: Contract, quote_word: str, source_word: str, *, at_start: bool) -> bool:
     """A quote that starts (``at_start``) or ends inside a source word: "isual acuity" for "visual acuity",
-    "the acu" for "the acuity". The piece quoted must be no word of the language: "meeting" for "meetings"
+    "visual acui" for "visual acuity". The piece quoted must be no word of the language: "meeting" for "meetings"
     is another word, not a cut one."""
     if contract.lexicon is None or len(quote_word) >= len(source_word):
         return False

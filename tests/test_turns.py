@@ -332,3 +332,20 @@ def test_a_document_without_labels_is_named_when_a_speaker_is_claimed_there() ->
         "int-1: no speaker labels read, so the speaker claimed for 1 quote there cannot be checked "
         "(the labels read: docs/places.md)"]
     assert _warnings({"int-1": text}, ["The budget never came."]) == []  # prose, and no speaker claimed
+
+
+def test_the_label_warning_goes_to_stderr(tmp_path) -> None:
+    from click.testing import CliRunner
+
+    from quoteverify.cli import main
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "int-1.txt").write_text("Maria: We lost fifteen volunteers.\nSpeaker #1: Why?\n"
+                                                 "Maria: The budget never came.\n", encoding="utf-8")
+    (tmp_path / "quotes.csv").write_text("quote_id,quote,speaker\nq1,The budget never came.,Maria\n",
+                                         encoding="utf-8")
+    result = CliRunner().invoke(main, ["verify", str(tmp_path / "docs"), str(tmp_path / "quotes.csv"), "--no-embed",
+                                       "--no-cache"])
+    assert result.exit_code == 0, result.output
+    assert ("Warning: int-1: 2 speaker turns read, but 1 line shaped like a speaker label was not "
+            "(line 2 'Speaker #1:'); their words count as the turn before them") in result.stderr.splitlines()
