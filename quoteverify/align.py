@@ -2,13 +2,18 @@
 
 1. Exact: every fragment of the quote (split at ellipses, and at editorial
    insertions within a fragment) occurs word for word, in order, in one
-   document, the gaps within bounds. Looked up through the quote's rarest word.
+   document, the gaps within bounds. Looked up through the quote's rarest word;
+   which place is taken, and how many there are, is quoteverify.places.
 2. Otherwise the quote is covered with pieces: the best local alignment of
    the fragment against the BM25 candidate regions, then the uncovered rest
    searched on its own, up to ``max_pieces`` pieces. One piece is a quote
    found with edits; several are a splice, a reordering or an elision.
 3. Ends left uncovered (a slip in the first word) are absorbed by a
    semi-global alignment that must use every quote word.
+
+4. With a claimed speaker who has turns in the document found, and the
+   place found outside them, the quote is aligned again within those turns
+   and taken there when it is a quotation there.
 
 Alignment compares word ids. Skipping a source filler, stage direction or
 repeated word is cheap (``weak_gap``); an editorial slot may stand for any
@@ -23,18 +28,21 @@ import numpy as np
 from rapidfuzz.distance import OSA
 
 from .config import AlignConfig
-from .corpus import EDITORIAL, Corpus, PreparedQuote
-from .index import Bm25Index
+from .corpus import CLITIC, EDITORIAL, Corpus, PreparedQuote
+from .index import Bm25Index, Retrieval
+from .places import counted, exact_align
+from .turns import speaker_key
 from .types import Alignment, Candidate, Segment
-
-EXACT_TRIES = 2000  # occurrences of a quote's first run tried as the start of an exact match
 
 
 def _near_word(a: str, b: str) -> bool:
-    """One slip apart with the first letter kept, or one word inflected ("tablet", "tablets")."""
+    """One slip apart with the first letter kept, one word inflected ("tablet", "tablets"), or one written
+    with a clitic ("joe", "joe's")."""
     if a[:1] != b[:1] or min(len(a), len(b)) < 3:
         return False
     short, long_ = sorted((a, b), key=len)
+    if long_ == short + CLITIC:
+        return True
     if long_.startswith(short) and len(short) >= 4 and len(long_) - len(short) <= 3:
         return True
     return abs(len(a) - len(b)) <= 1 and OSA.distance(a, b) <= 1
@@ -141,135 +149,6 @@ def glocal_align(pq: PreparedQuote, a: int, b: int, corpus: Corpus, doc: int, lo
     return Segment(doc, a, b, lo + j0, lo + j, fragment, int(matched))
 
 
-def _exact_runs(pq: PreparedQuote) -> list[tuple[int, int, int]]:
-    """Literal runs of quote words: (fragment, start, end), split at editorial slots."""
-    runs = []
-    start = 0
-    for i in range(len(pq.ids) + 1):
-        boundary = i == len(pq.ids) or pq.ids[i] == EDITORIAL or (i > 0 and pq.fragment[i] != pq.fragment[i - 1])
-        if boundary:
-            if i > start:
-                runs.append((int(pq.fragment[start]), start, i))
-            start = i + 1 if i < len(pq.ids) and pq.ids[i] == EDITORIAL else i
-    return runs
-
-
-def _occurrences(corpus: Corpus, ids: np.ndarray) -> np.ndarray:
-    """Corpus-wide start positions where the id sequence occurs (within one document)."""
-    freqs = [len(corpus.positions(int(w))) for w in ids]
-    r = int(np.argmin(freqs))
-    starts = corpus.positions(int(ids[r])) - r
-    n = len(ids)
-    starts = starts[(starts >= 0) & (starts + n <= len(corpus.all_ids))]
-    if n > 1 and len(starts):
-        window = corpus.all_ids[starts[:, None] + np.arange(n)]
-        starts = starts[(window == ids).all(axis=1)]
-    if len(starts):  # no run may cross from one document into the next
-        doc = np.searchsorted(corpus.doc_starts, starts, side="right") - 1
-        doc_end = np.append(corpus.doc_starts[1:], len(corpus.all_ids))[doc]
-        starts = starts[starts + n <= doc_end]
-    return starts
-
-
-def exact_align(pq: PreparedQuote, corpus: Corpus, p: AlignConfig, prefer_doc: int | None) -> Alignment | None:
-    """All literal runs found verbatim, in order, in one document, gaps within bounds."""
-    if not len(pq.ids) or (pq.ids == -1).any():
-        return None
-    runs = _exact_runs(pq)
-    if not runs:
-        return None
-    hits = [_occurrences(corpus, pq.ids[a:b]) for _, a, b in runs]
-    if any(not len(h) for h in hits):
-        return None
-    firsts = hits[0]
-    if prefer_doc is not None:
-        lo = corpus.doc_starts[prefer_doc]
-        in_doc = (firsts >= lo) & (firsts < lo + len(corpus.sources[prefer_doc].ids))
-        firsts = np.concatenate((firsts[in_doc], firsts[~in_doc]))
-    for first in firsts[:EXACT_TRIES]:
-        chain = _chain(int(first), runs, hits, corpus, p)
-        if chain is not None:
-            return Alignment("exact", _chain_segments(pq, corpus, runs, _tighten(runs, hits, chain)),
-                             pq.content_words)
-    return None
-
-
-def _chain(first: int, runs, hits, corpus: Corpus, p: AlignConfig) -> list[int] | None:
-    """The runs' positions from the first run's at ``first`` on, each next one the nearest within its gap."""
-    chain = [first]
-    doc, _ = corpus.locate(first)
-    # Every run must end inside the first run's document.
-    doc_end = int(corpus.doc_starts[doc]) + len(corpus.sources[doc].ids)
-    for k in range(1, len(runs)):
-        prev_frag, prev_a, prev_b = runs[k - 1]
-        frag, a, b = runs[k]
-        end = chain[-1] + (prev_b - prev_a)
-        max_gap = p.max_gap_words if frag != prev_frag else p.editorial_max_words
-        nxt = hits[k][(hits[k] >= end) & (hits[k] <= min(end + max_gap, doc_end - (b - a)))]
-        if not len(nxt):
-            return None
-        chain.append(int(nxt[0]))
-    return chain
-
-
-def exact_summary(pq: PreparedQuote, corpus: Corpus, p: AlignConfig) -> list[tuple[int, int, int]]:
-    """What exact_align needs to know of this corpus when it is one shard of a larger one: for each document
-    where the quote's first run occurs, (document, its occurrences there, the index among them of the first
-    that starts a whole chain, or -1). exact_align tries the first ``EXACT_TRIES`` occurrences corpus-wide,
-    the claimed document's first, so a cluster's reduce step can tell which shard's document it finds."""
-    if not len(pq.ids):
-        return []
-    runs = _exact_runs(pq)
-    if not runs or (pq.ids[runs[0][1]:runs[0][2]] == -1).any():
-        return []
-    hits = [_occurrences(corpus, pq.ids[a:b]) if not (pq.ids[a:b] == -1).any() else np.zeros(0, np.int64)
-            for _, a, b in runs]
-    complete = all(len(h) for h in hits) and not (pq.ids == -1).any()
-    docs = np.searchsorted(corpus.doc_starts, hits[0], side="right") - 1
-    summary = []
-    for doc in np.unique(docs).tolist():
-        firsts = hits[0][docs == doc]
-        found = -1
-        if complete:
-            found = next((i for i, first in enumerate(firsts[:EXACT_TRIES].tolist())
-                          if _chain(first, runs, hits, corpus, p) is not None), -1)
-        summary.append((int(doc), len(firsts), found))
-    return summary
-
-
-def _tighten(runs, hits, chain: list[int]) -> list[int]:
-    """Move each run to its last occurrence before the next run: the smallest gaps win."""
-    chain = list(chain)
-    for k in range(len(runs) - 2, -1, -1):
-        _, a, b = runs[k]
-        before = hits[k][hits[k] + (b - a) <= chain[k + 1]]
-        if len(before) and before[-1] > chain[k]:
-            chain[k] = int(before[-1])
-    return chain
-
-
-def _chain_segments(pq, corpus, runs, chain) -> tuple[Segment, ...]:
-    """One segment per fragment, from its first run's start to its last run's end.
-
-    Editorial slots at a fragment's edges belong to the fragment too.
-    """
-    doc, _ = corpus.locate(chain[0])
-    base = int(corpus.doc_starts[doc])
-    spans: dict[int, list[int]] = {}
-    for (frag, a, b), pos in zip(runs, chain):
-        start, end = pos - base, pos - base + (b - a)
-        if frag in spans:
-            spans[frag][1] = end
-            spans[frag][2] += b - a
-        else:
-            spans[frag] = [start, end, b - a]
-    segments = []
-    for f, (start, end, matched) in spans.items():
-        q_start, q_end = pq.fragment_range(f)
-        segments.append(Segment(doc, q_start, q_end, start, end, f, matched))
-    return tuple(segments)
-
-
 class Aligner:
     """Aligns prepared quotes against a corpus with its BM25 index."""
 
@@ -279,46 +158,91 @@ class Aligner:
         self.p = align
         self.top_k = top_k
 
-    def _exact(self, pq: PreparedQuote, prefer_doc: int | None) -> Alignment | None:
-        exact = exact_align(pq, self.corpus, self.p, prefer_doc)
+    def _exact(self, pq: PreparedQuote, prefer_doc: int | None, speaker: str) -> Alignment | None:
+        exact = exact_align(pq, self.corpus, self.p, prefer_doc, speaker)
         if exact is None:
             return None
         return replace(exact, segments=tuple(self._editorial_edges(pq, list(exact.segments))))
 
-    def align_exact(self, pq: PreparedQuote, prefer_doc: int | None = None) -> Alignment | None:
+    def align_exact(self, pq: PreparedQuote, prefer_doc: int | None = None, speaker: str = "") -> Alignment | None:
         """The exact fast path alone: the alignment if it settles the quote, else None."""
-        exact = self._exact(pq, prefer_doc)
+        exact = self._exact(pq, prefer_doc, speaker)
         if exact is None or (prefer_doc is not None and exact.segments[0].doc != prefer_doc):
             return None  # not found verbatim, or found elsewhere than claimed: align() decides
+        if self._speaker_elsewhere(exact, speaker):
+            return None  # the claimed speaker speaks there, but not these words verbatim: align() looks closer
         return exact
 
-    def align(self, pq: PreparedQuote, prefer_doc: int | None = None) -> Alignment:
-        """Locate a quote; ``prefer_doc`` is the document the quote claims, if any."""
-        exact = self._exact(pq, prefer_doc)
-        if exact is None:
-            found = self._fuzzy(pq, prefer_doc)
-            if sum(s.matched for s in found.segments) >= self.p.near_retry * pq.content_words:
-                return found
-            near = self._fuzzy_near(pq, prefer_doc, sum(s.matched for s in found.segments))
-            # Only when near words make it a quotation: a rewording stays what it was.
-            if near is not None and sum(s.matched for s in near.segments) >= self.p.near_retry * pq.content_words:
-                return near
+    def align(self, pq: PreparedQuote, prefer_doc: int | None = None, speaker: str = "") -> Alignment:
+        """Locate a quote; ``prefer_doc`` is the document the quote claims, if any, ``speaker`` the speaker.
+
+        Precedence (README, "How a place is chosen"): the claimed speaker's turns, then the rest of the
+        claimed document, then elsewhere."""
+        found = self._exact(pq, prefer_doc, speaker)
+        if found is None:
+            found = self._located(pq, prefer_doc)
+        elif prefer_doc is not None and found.segments[0].doc != prefer_doc:
+            # Verbatim elsewhere, but perhaps in the claimed document with a slip: the claim wins then.
+            claimed = self._fuzzy(pq, prefer_doc, only_doc=prefer_doc)
+            matched = sum(s.matched for s in claimed.segments)
+            if len(claimed.segments) == 1 and matched >= self.p.claimed_coverage * pq.content_words:
+                found = claimed
+        if self._speaker_elsewhere(found, speaker):
+            found = self._in_turns_of(pq, found, speaker)
+        return found if found.method == "exact" else counted(found, self.corpus, self.p, speaker)
+
+    def _located(self, pq: PreparedQuote, prefer_doc: int | None) -> Alignment:
+        """A quote not found verbatim: local alignment, then again with near words if too little aligns."""
+        found = self._fuzzy(pq, prefer_doc)
+        if sum(s.matched for s in found.segments) >= self.p.near_retry * pq.content_words:
             return found
-        if prefer_doc is None or exact.segments[0].doc == prefer_doc:
-            return exact
-        # Verbatim elsewhere, but perhaps in the claimed document with a slip: the claim wins then.
-        claimed = self._fuzzy(pq, prefer_doc, only_doc=prefer_doc)
-        matched = sum(s.matched for s in claimed.segments)
-        if len(claimed.segments) == 1 and matched >= self.p.claimed_coverage * pq.content_words:
-            return claimed
-        return exact
+        near = self._fuzzy_near(pq, prefer_doc, sum(s.matched for s in found.segments))
+        # Only when near words make it a quotation: a rewording stays what it was.
+        if near is not None and sum(s.matched for s in near.segments) >= self.p.near_retry * pq.content_words:
+            return near
+        return found
 
-    def _fuzzy(self, pq: PreparedQuote, prefer_doc: int | None, only_doc: int | None = None) -> Alignment:
+    def _speaker_elsewhere(self, found: Alignment, speaker: str) -> bool:
+        """Whether a speaker is claimed who has turns in the document the quote was found in, and the place
+        found is in none of them."""
+        if not speaker_key(speaker) or not found.segments:
+            return False
+        first = min(found.segments, key=lambda s: s.q_start)
+        src = self.corpus.sources[first.doc]
+        keys = src.turns.keys_of(speaker)
+        if first.d_start >= len(src.tokens) or not keys:
+            return False
+        return not src.turns.said_by(src.span(first.d_start, first.d_start + 1)[0], keys)
+
+    def _in_turns_of(self, pq: PreparedQuote, found: Alignment, speaker: str) -> Alignment:
+        """The quote aligned within the claimed speaker's turns of the document it was found in: taken when
+        it is a quotation there (as many words match as where it was found, or ``claimed_coverage`` of
+        them), else what was found."""
+        doc = min(found.segments, key=lambda s: s.q_start).doc
+        src = self.corpus.sources[doc]
+        regions = []
+        for body, end in src.turns.spans_of(src.turns.keys_of(speaker)):
+            start, stop = src.words_in(body, end if end is not None else len(src.document.text))
+            if stop > start:
+                regions.append(Candidate(doc, start, stop, 0.0))
+        there = self._fuzzy(pq, doc, only_doc=doc, regions=regions)
+        need = min(sum(s.matched for s in found.segments), math.ceil(self.p.claimed_coverage * pq.content_words))
+        pieces = sorted(there.segments, key=lambda s: s.q_start)
+        # One piece per fragment, in the source's order: a quotation, not words gathered from here and there.
+        whole = [s.fragment for s in pieces] == list(range(pq.fragments)) and all(
+            s.doc == doc for s in pieces) and all(a.d_end <= b.d_start for a, b in zip(pieces, pieces[1:]))
+        if not whole or self._speaker_elsewhere(there, speaker) or sum(s.matched for s in pieces) < need:
+            return found
+        return replace(there, bm25_score=found.bm25_score, bm25_ratio=found.bm25_ratio)
+
+    def _fuzzy(self, pq: PreparedQuote, prefer_doc: int | None, only_doc: int | None = None,
+               regions: list[Candidate] | None = None) -> Alignment:
+        """Cover the quote with locally aligned pieces, in the regions BM25 ranks best (or in ``regions``)."""
         words = [w for w in pq.words if w]
         if not words:
             return Alignment("none", (), 0)
-        retrieval = self.index.retrieve(words, top_k=self.top_k, span_words=len(pq.words), prefer_doc=prefer_doc,
-                                        only_doc=only_doc)
+        retrieval = Retrieval(tuple(regions), None, None) if regions is not None else self.index.retrieve(
+            words, top_k=self.top_k, span_words=len(pq.words), prefer_doc=prefer_doc, only_doc=only_doc)
         segments: list[Segment] = []
         nearest: _Local | None = None
         for f in range(pq.fragments):

@@ -363,6 +363,15 @@ def uncertain(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | Non
                 tuple(_says(UNCERTAIN[d.kind], d.quote_text, d.source_text) for d in found), "low")
 
 
+def cut_inside_a_word(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
+    """A quote that starts or ends inside a word ("isual acuity"): found, but not as the source says it."""
+    if "cut" not in ev.kinds:
+        return None
+    return Call("review", "edited", c.uncertain_review, tuple(
+        f"cut inside a word: quote has {_show(d.quote_text)}, source has {_show(d.source_text)}"
+        for d in ev.of_kind("cut")), "low")
+
+
 def edited(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
     """Fillers left out, slips into no word, contractions: verified while light (verdict.edited_max_changes)."""
     if not ev.kinds & EDITS:
@@ -394,8 +403,8 @@ def exact(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
     return Call("verified", "exact", None)
 
 
-LOCATED_RULES = (spliced, reordered, altered, hidden_by_ellipsis, reworded, uncertain, edited, elided, normalized,
-                 exact)
+LOCATED_RULES = (spliced, reordered, altered, hidden_by_ellipsis, reworded, cut_inside_a_word, uncertain, edited,
+                 elided, normalized, exact)
 
 
 def unlocated(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call:

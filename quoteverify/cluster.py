@@ -44,6 +44,7 @@ from .index import Bm25Stats
 from .language import detect_quote_languages, with_languages
 from .load import check_claims
 from .pipeline import _documents, _quotes, check_quotes, prepare
+from .places import ExactSummary
 from .resultcache import ResultCache, documents_key
 from .sharded import (
     Ask,
@@ -55,6 +56,7 @@ from .sharded import (
     held_documents,
     pick_exact,
     prepare_shard,
+    settles,
     shard_key,
     shard_stats,
     shards,
@@ -62,6 +64,7 @@ from .sharded import (
     use_stats,
     warm_embedder,
 )
+from .turns import Turns, label_warnings
 from .types import Document, Quote, QuoteResult, Run
 
 _LOCAL = re.compile(r"local(?::(\d+))?")
@@ -373,7 +376,7 @@ class _Shards:
         self.settle("weighting the shards", [self.on(s, use_stats, self.keys[s], whole) for s in range(len(self.keys))])
 
     def summaries(self, asks: dict[int, list[int]], quote_list: Sequence[Quote],
-                  found: dict[int, list[tuple[int, int, int]]]) -> None:
+                  found: dict[int, list[ExactSummary]]) -> None:
         """Each shard's exact summary of the quotes asked of it, added to ``found`` in corpus-wide numbers."""
         shard_ids = [s for s in asks if asks[s]]
         answers = self.settle("looking quotes up", [
@@ -381,30 +384,34 @@ class _Shards:
             for s in shard_ids])
         for s, answer in zip(shard_ids, answers):
             for k, summary in zip(asks[s], answer):
-                found.setdefault(k, []).extend((self.docs[s][d], n, first) for d, n, first in summary)
+                found.setdefault(k, []).extend(replace(one, doc=self.docs[s][one.doc]) for one in summary)
+
+
+def _doc(summary: ExactSummary | None) -> int | None:
+    return summary.doc if summary is not None else None
 
 
 def _exact_owners(parts: _Shards, quote_list: Sequence[Quote]
-                  ) -> tuple[dict[int, int], dict[int, list[tuple[int, int, int]]]]:
+                  ) -> tuple[dict[int, int], dict[int, list[ExactSummary]]]:
     """The shard that settles each quote the exact fast path settles (and each quote with a problem), and
     every quote's exact summaries in corpus-wide document numbers."""
     claims = {k: parts.order.get(q.claimed_document) for k, q in enumerate(quote_list)}
     home = {k: -1 if doc is None else parts.where[doc] for k, doc in claims.items()}  # the claimed shard
     everywhere = range(len(parts.keys))
-    found: dict[int, list[tuple[int, int, int]]] = {}
+    found: dict[int, list[ExactSummary]] = {}
     checkable = [k for k, q in enumerate(quote_list) if not q.problem]
     # A quote that names its document is looked up in that document's shard first.
     parts.summaries({s: [k for k in checkable if home[k] in (-1, s)] for s in everywhere}, quote_list, found)
-    again = [k for k in checkable if home[k] >= 0 and pick_exact(found.get(k, []), claims[k]) != claims[k]]
+    again = [k for k in checkable if home[k] >= 0 and _doc(pick_exact(found.get(k, []), claims[k])) != claims[k]]
     parts.summaries({s: [k for k in again if home[k] != s] for s in everywhere}, quote_list, found)
     owners = {}
     for k, q in enumerate(quote_list):
         if q.problem:  # it matches nothing; its claimed document (for its language) is in its claimed shard
             owners[k] = max(home[k], 0)
             continue
-        doc = pick_exact(found.get(k, []), claims[k])
-        if doc is not None and claims[k] in (None, doc):
-            owners[k] = parts.where[doc]
+        picked = pick_exact(found.get(k, []), claims[k])
+        if picked is not None and settles(picked, claims[k]):
+            owners[k] = parts.where[picked.doc]
     return owners, found
 
 
@@ -452,7 +459,7 @@ def _sharded(parts: _Shards, quote_list: Sequence[Quote], own_languages: Sequenc
 
 
 def _gatherable(parts: _Shards, quote_list: Sequence[Quote], owners: dict[int, int],
-                found: dict[int, list[tuple[int, int, int]]]) -> dict[int, set[int]]:
+                found: dict[int, list[ExactSummary]]) -> dict[int, set[int]]:
     """The quotes left to check against the documents they can match, each with the documents it needs
     whatever BM25 ranks first: its claimed document and the one it is found in word for word."""
     config = as_config(parts.settings)
@@ -465,8 +472,8 @@ def _gatherable(parts: _Shards, quote_list: Sequence[Quote], owners: dict[int, i
         if k in owners or quote.problem:
             continue
         claimed = parts.order.get(quote.claimed_document)
-        doc = pick_exact(found.get(k, []), claimed)
-        if doc is None and any(first >= 0 for _, _, first in found.get(k, [])):
+        doc = _doc(pick_exact(found.get(k, []), claimed))
+        if doc is None and any(one.found >= 0 for one in found.get(k, [])):
             continue  # found word for word past the exact fast path's tries: the whole corpus decides
         need[k] = {d for d in (claimed, doc) if d is not None}
     return need
@@ -700,6 +707,7 @@ def run_on_cluster(documents: Any, quotes: Any, config: Config | Mapping[str, An
         timings["cluster"] = time.perf_counter() - clock
     results = [found[k] for k in range(len(quote_list))]
     warnings.extend(dict.fromkeys(w for w in found_warnings if w not in warnings))
+    warnings += label_warnings(loaded.documents, results, lambda d: Turns(d.text, cues=d.cues))
     embed_name = None
     if config.embed.enabled:
         embed_name = getattr(embedder, "name", None) or config.embed.model

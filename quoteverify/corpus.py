@@ -119,6 +119,10 @@ class Source:
             n += 1
         return n
 
+    def words_in(self, lo: int, hi: int) -> tuple[int, int]:
+        """Word range of the words wholly inside original offsets [lo, hi)."""
+        return self._words_between_range(lo, hi)
+
     def _words_between_range(self, lo: int, hi: int) -> tuple[int, int]:
         """Word range of the words wholly inside original offsets [lo, hi)."""
         bounds = np.asarray([lo, hi], dtype=self.norm.offsets.dtype)  # same dtype: no copy of the haystack
@@ -247,6 +251,9 @@ class PreparedQuote:
     ends: np.ndarray
     completions: tuple[str, ...]  # "[T]he"-style brackets resolved before matching
     extents: tuple[tuple[int, int], ...]  # normalized text span of each fragment, between ellipses
+    # Per word slot: the id of the word with a clitic ("joe's" for "joe") where the word ends a fragment, so
+    # that "Grandpa Joe" is found at "Grandpa Joe's stories"; -1 elsewhere (see ``clitic_ids``).
+    clitic_ids: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
 
     @property
     def fragments(self) -> int:
@@ -362,4 +369,20 @@ def prepare_quote(text: str, corpus: Corpus) -> PreparedQuote:
     weak = np.array([w in FILLERS for w in words], dtype=bool)
     return PreparedQuote(literal, norm, parts, tuple(words), ids, weak, np.asarray(frags, dtype=np.int32),
                          np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64), completions,
-                         tuple(extents))
+                         tuple(extents), clitic_ids(words, frags, corpus))
+
+
+CLITIC = "'s"  # what a source may write after the word a quote ends on: "Joe's" (normalized: ’ is ')
+
+
+def clitic_ids(words: list[str], fragments: list[int], corpus: Corpus) -> np.ndarray:
+    """For each word slot, the corpus id of the word with ``CLITIC`` where the word ends its fragment (the
+    quote, or the text before an ellipsis) and the source has that form; -1 elsewhere. A number is left
+    out: "early 30" is no quotation of "early 30's". Whether the dropped clitic is benign is for the diff
+    (quoteverify.rules.clitic) to say; here it only lets the quote be found there."""
+    out = np.full(len(words), -1, dtype=np.int32)
+    for k, word in enumerate(words):
+        last = k + 1 == len(words) or fragments[k + 1] != fragments[k]
+        if last and len(word) > 1 and not any(ch.isdigit() for ch in word) and not word.endswith(CLITIC):
+            out[k] = corpus.vocab.get(word + CLITIC, -1)
+    return out

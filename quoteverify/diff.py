@@ -11,6 +11,8 @@ punctuation) with its source span; every difference gets a kind:
 - ``typo``: one word misspelt into no word of the language
 - ``contraction``: a contraction spelt out or made ("isn't" for "is not")
 - ``spelling``: one word in another spelling of the language (colour/color)
+- ``clitic``: the quote ends on a word the source writes with 's or s' ("Joe" for "Joe's")
+- ``cut``: the quote starts or ends inside a source word ("isual" for "visual")
 - ``markup``: a timecode, or the same speaker's label again, between quoted words
 - ``number_format``: the same number in another form ("8 million" for "eight million")
 - ``number``, ``negation``, ``name``: load-bearing changes
@@ -48,11 +50,14 @@ from .rules import (
     benign_join,
     bracket,
     case_changes_word,
+    clitic,
     contraction_readings,
+    cut_word,
     mixed_script,
     near_word,
     slip,
     spelling_variant,
+    with_clitic,
 )
 from .tokenize import FILLERS, TIMECODE, TOKEN, WORD
 from .turns import speaker_key
@@ -257,9 +262,11 @@ class _Differ:
         """Differences within one piece; returns its normalized source span."""
         src = self.corpus.sources[seg.doc]
         (q_lo, q_hi), (s_lo, s_hi) = self.spans(seg)
+        s_hi, left_off = self._clitic_edge(seg, src, s_hi)
         if (not self.pq.parts_within(q_lo, q_hi) and self.q_orig(q_lo, q_hi) == self.s_orig(src, s_lo, s_hi)
                 and not src.pages.skipped(src.document.text, *src.norm.to_original(s_lo, s_hi))):
-            return s_lo, s_hi  # character for character, and no page furniture copied with it: nothing to name
+            self.differences += left_off
+            return s_lo, s_hi  # character for character, and no page furniture copied with it: nothing else to name
         q = self._numbers(_quote_tokens(self.pq, q_lo, q_hi))
         s_lo, s_hi = self._refit(q, src, s_lo, s_hi)
         s = self._numbers(_source_tokens(src, s_lo, s_hi))
@@ -275,6 +282,7 @@ class _Differ:
         # Page furniture between the quoted words (quoteverify.pages): the words align across it.
         for skipped in src.pages.skipped(src.document.text, *src.norm.to_original(s_lo, s_hi)):
             self.add(skipped.kind, "", src.document.text[skipped.start:skipped.end])
+        self.differences += left_off
         return s_lo, s_hi
 
     def _number_keys(self, text: str) -> list[str]:
@@ -454,6 +462,9 @@ class _Differ:
             if benign_join(contract, qw, sw, hyphenated=marked):
                 return "normalization"
             return "hyphenation" if any(t.text == "-" for t in split) else "word"
+        edge = self._word_edge(q, qw, sw)
+        if edge:
+            return edge  # "Joe" for "Joe's" (clitic), "isual" for "visual" (cut)
         if self._names(q, self.pq.norm, self.pq.text) ^ self._names(s, src.norm, src.document.text):
             return "name"  # any change to a name is another person or place, one letter or more
         readings = contraction_readings(contract.lexicon, qw) & contraction_readings(contract.lexicon, sw)
@@ -477,6 +488,54 @@ class _Differ:
         first = int(np.searchsorted(src.tokens.starts, words[0].lo))
         mask = left_out(src, self.contract, first, first + len(words))
         return all(m or _repeated(t.text, sw, around, self.contract) for t, m in zip(words, mask))
+
+    def _fragment_edges(self, tok: Tok) -> tuple[bool, bool]:
+        """Whether a quote word opens and whether it closes its fragment (the quote, or a part between
+        ellipses)."""
+        pq = self.pq
+        k = int(np.searchsorted(pq.starts, tok.lo))
+        if k >= len(pq.words) or pq.starts[k] != tok.lo:
+            return False, False
+        return (k == 0 or pq.fragment[k - 1] != pq.fragment[k],
+                k + 1 == len(pq.words) or pq.fragment[k + 1] != pq.fragment[k])
+
+    def _word_edge(self, q: list[Tok], qw: list[str], sw: list[str]) -> str:
+        """The kind of one quote word against one source word at the edge of the quote: "clitic" for a word
+        the source writes with a clitic where the quote ends ("Joe" for "Joe's"), "cut" for a piece of the
+        source word ("isual" for "visual"); a clitic left off inside the quote is a word change; '' else."""
+        words = [t for t in q if t.kind == "word"]
+        if len(words) != 1 or len(sw) != 1:
+            return ""
+        opens, closes = self._fragment_edges(words[0])
+        if with_clitic(qw[0], sw[0]):
+            return "clitic" if closes and clitic(self.contract, qw[0], sw[0]) else "word"
+        if opens and cut_word(self.contract, qw[0], sw[0], at_start=True):
+            return "cut"
+        # One letter short at the end is a slip as well ("budge" for "budget"): the typo test decides that.
+        return "cut" if closes and cut_word(self.contract, qw[0], sw[0], at_start=False) and not slip(
+            self.contract, qw[0], sw[0]) else ""
+
+    def _clitic_edge(self, seg: Segment, src: Source, s_hi: int) -> tuple[int, list[Difference]]:
+        """A piece ending a fragment on the word the source writes with a benign clitic (rules.clitic: "Grandpa
+        Joe" found at "Grandpa Joe's stories", or "parties" at "parties' views"): the clitic is named, and the
+        span ends at the word's edge, where the quote does. Returns the span's (normalized) end and the
+        clitic's difference, to be named after the piece's others."""
+        k, d = seg.q_end - 1, seg.d_end - 1
+        if d < seg.d_start or not self.pq.words[k] or not self._fragment_edges(
+                Tok("", int(self.pq.starts[k]), 0, "word", False))[1]:
+            return s_hi, []
+        word, end = src.tokens.words[d], int(src.tokens.ends[d])
+        text = src.norm.text
+        if word == self.pq.words[k] and word.endswith("s") and text[end:end + 1] == "'" and s_hi == end and not (
+                text[end + 1:end + 2].isalnum() or _opening_quote_before(text, int(src.tokens.starts[d]))):
+            word, end = word + "'", end + 1  # "parties' views": the apostrophe stands outside the word token
+        elif s_hi != end:
+            return s_hi, []
+        if not clitic(self.contract, self.pq.words[k], word):
+            return s_hi, []  # "early 30" at "early 30's": the diff names what differs
+        left_off = Difference("clitic", self.q_orig(int(self.pq.starts[k]), int(self.pq.ends[k])),
+                              self.s_orig(src, int(src.tokens.starts[d]), end))
+        return min(s_hi, end - (len(word) - len(self.pq.words[k]))), [left_off]
 
     @staticmethod
     def _capitalised(toks: list[Tok], norm, original: str) -> bool:
@@ -556,6 +615,23 @@ def _spoken_before(src: Source, at: int, reach: int) -> list[int]:
         if (turn is None or not turn.start <= first < turn.body) and not src.tokens.weak[k]:
             spoken.append(k)
     return spoken
+
+
+def _opening_quote_before(text: str, at: int) -> bool:
+    """Whether a single quotation mark opens before ``at`` on its line ("the word 'parties' here"), so that
+    an apostrophe after the word closes it rather than marking a possessive."""
+    line = text[text.rfind("\n", 0, at) + 1:at]
+    open_marks = 0
+    for i, ch in enumerate(line):
+        if ch != "'":
+            continue
+        before = i > 0 and line[i - 1].isalnum()
+        after = i + 1 < len(line) and line[i + 1].isalnum()
+        if not before and after:
+            open_marks += 1
+        elif before and not after and open_marks:
+            open_marks -= 1
+    return open_marks > 0
 
 
 def _uncovered(pq: PreparedQuote, segments: list[Segment]) -> list[tuple[int, int]]:

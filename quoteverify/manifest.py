@@ -71,6 +71,7 @@ class Summary:
     cosine_mean: float | None
     # After the others, with a default: manifests written before severities read as before.
     severity: dict[str, int] = field(default_factory=dict)
+    several_places: int = 0  # located quotes that stand as well in more than one place of their document
 
 
 @dataclass(frozen=True)
@@ -179,7 +180,7 @@ def summarize(results: Iterable[QuoteResult]) -> Summary:
         quotes=len(results), status=count_by_status(results),
         match_type={m: match_type[m] for m in MATCH_TYPES}, cosine_quotes=len(cosines),
         cosine_mean=round(sum(cosines) / len(cosines), 4) if cosines else None,
-        severity=count_by_severity(results))
+        severity=count_by_severity(results), several_places=sum(r.occurrences > 1 for r in results))
 
 
 def results_sha256(results: list[QuoteResult]) -> str:

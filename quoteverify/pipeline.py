@@ -23,6 +23,7 @@ from .load import LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, lo
 from .parallel import ordered_map
 from .resultcache import ResultCache
 from .rules import Contract
+from .turns import label_warnings
 from .types import Alignment, Comparison, Document, Progress, Quote, QuoteResult, Run
 from .window import make_windows
 from .wording import clip
@@ -106,11 +107,12 @@ def _align_and_compare(pq: PreparedQuote, quote: Quote, prepared: Prepared, conf
                        contract: Callable[[Alignment], Contract]) -> tuple[Alignment, Comparison]:
     """Locate a quote the exact fast path did not, and name its differences."""
     corpus = prepared.corpus
-    alignment = prepared.aligner.align(pq, corpus.by_id.get(quote.claimed_document))
+    alignment = prepared.aligner.align(pq, corpus.by_id.get(quote.claimed_document), quote.speaker)
     target = alignment
     if alignment.passage is not None and coverage(alignment) < config.verdict.min_coverage:
-        # Too little aligns for a quotation: compare with the passage it may paraphrase.
+        # Too little aligns for a quotation: compare with the passage it may paraphrase, its one place.
         target = Alignment("passage", (alignment.passage,), alignment.quote_words)
+        alignment = replace(alignment, occurrences=1, speaker_occurrences=None, others=())
     return alignment, compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words,
                               contract=contract(alignment))
 
@@ -126,7 +128,7 @@ def _exact_pass(quote_list: Sequence[Quote], prepared: Prepared, prepared_quotes
             continue
         pq = prepare_quote(quote.text, prepared.corpus)
         prepared_quotes[k] = pq
-        exact = prepared.aligner.align_exact(pq, prepared.corpus.by_id.get(quote.claimed_document))
+        exact = prepared.aligner.align_exact(pq, prepared.corpus.by_id.get(quote.claimed_document), quote.speaker)
         if exact is None:
             rest.append(k)
         else:
@@ -258,6 +260,8 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     timings["index"] = prepared.index_seconds
     timings["align"] -= timings["index"]
     warnings += cache.warnings
+    corpus = prepared.corpus
+    warnings += label_warnings(loaded.documents, results, lambda d: corpus.sources[corpus.by_id[d.doc_id]].turns)
     return Run(results, loaded.documents, config, embed.name if embed else None, timings, warnings,
                prepared.windows, quotes_sha256, tuple(quote_list))
 
@@ -329,6 +333,9 @@ def _result(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: 
     result.line = source.line_of(start)
     result.page, result.page_kind = source.pages.label(*_passage(alignment, comparison, verdict.match_type,
                                                                   config.align.max_gap_words))
+    result.occurrences = alignment.occurrences
+    result.speaker_occurrences = alignment.speaker_occurrences
+    result.other_lines = [source.line_of(source.span(w, w + 1)[0]) for w in alignment.others]
     if turn is not None:
         result.speaker, result.timestamp = turn.speaker, turn.timestamp
     result.differences = list(comparison.differences)

@@ -36,7 +36,7 @@ from typing import Any
 from .cache import digest
 from .types import Quote, QuoteResult
 
-RESULT_VERSION = "2"  # bump when the entry layout changes (2: page, page_kind)
+RESULT_VERSION = "3"  # bump when the entry layout changes (2: page, page_kind; 3: occurrences)
 _FIELDS = frozenset(f.name for f in fields(QuoteResult))
 
 

@@ -19,7 +19,8 @@ from .types import QuoteResult, triage_order
 # Columns of CSV and DataFrames, in this order; lists are JSON-encoded in CSV.
 RESULT_COLUMNS = (
     "quote_id", "row", "status", "match_type", "confidence", "band", "severity", "quote", "claimed_document",
-    "document", "start", "end", "line", "page", "page_kind", "speaker", "timestamp", "language", "matched_text",
+    "document", "start", "end", "line", "page", "page_kind", "occurrences", "other_lines", "speaker",
+    "speaker_occurrences", "timestamp", "language", "matched_text",
     "context_before", "context_after", "reasons", "differences", "bm25_score", "bm25_ratio", "cosine",
     "match_ratio", "suggestion", "document_sha256", "finding", "finding_confidence", "claimed_speaker", "decision",
     "reviewer_note")
@@ -44,7 +45,7 @@ def flat_row(result: QuoteResult) -> dict[str, Any]:
 
 # Whole numbers that are missing for some quotes (an unlocated quote has no start): nullable integers,
 # not floats with NaN, so 1234 stays 1234.
-INTEGER_COLUMNS = ("row", "start", "end", "line")
+INTEGER_COLUMNS = ("row", "start", "end", "line", "occurrences", "speaker_occurrences")
 
 
 def to_frame(results: Iterable[QuoteResult]):

@@ -134,6 +134,39 @@ def benign_join(contract: Contract, quote_words: Sequence[str], source_words: Se
     return any(not is_word(w, contract.lexicon, min_zipf=contract.word_min_zipf) for w in split)
 
 
+def with_clitic(quote_word: str, source_word: str) -> bool:
+    """Whether the source word is the quote word with a clitic: "joe's" for "joe", "parties'" for "parties"."""
+    return source_word == quote_word + "'s" or (source_word == quote_word + "'" and quote_word.endswith("s"))
+
+
+def clitic(contract: Contract, quote_word: str, source_word: str) -> bool:
+    """A clitic the quote leaves off the word it ends on: "Grandpa Joe" for "Grandpa Joe's stories".
+
+    Benign only in a language whose 's is a clitic (its lexicon's contractions have it: English) and on
+    a word that names something: never a number ("early 30" for "early 30's" changes what is said), a
+    pronoun or determiner, a contraction of its own ("let's") or a function word ("it's", "there's",
+    "what's": "it" says nothing of "it is"). The caller checks that the quote ends at the word's edge.
+    """
+    lexicon = contract.lexicon
+    if lexicon is None or "'s" not in lexicon.contractions or not with_clitic(quote_word, source_word):
+        return False
+    if any(ch.isdigit() for ch in quote_word) or source_word in lexicon.irregular_contractions:
+        return False
+    if quote_word in lexicon.pronouns or quote_word in lexicon.determiners:
+        return False
+    return not _function_word(contract, quote_word)
+
+
+def cut_word(contract: Contract, quote_word: str, source_word: str, *, at_start: bool) -> bool:
+    """A quote that starts (``at_start``) or ends inside a source word: "isual acuity" for "visual acuity",
+    "visual acui" for "visual acuity". The piece quoted must be no word of the language: "meeting" for "meetings"
+    is another word, not a cut one."""
+    if contract.lexicon is None or len(quote_word) >= len(source_word):
+        return False
+    inside = source_word.endswith(quote_word) if at_start else source_word.startswith(quote_word)
+    return inside and not is_word(quote_word, contract.lexicon, min_zipf=contract.word_min_zipf)
+
+
 @dataclass(frozen=True)
 class BracketTest:
     kind: str      # editorial (benign), word, negation or number

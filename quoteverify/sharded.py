@@ -40,12 +40,13 @@ from weakref import WeakKeyDictionary
 
 import numpy as np
 
-from .align import EXACT_TRIES, Aligner, exact_summary
+from .align import Aligner
 from .cache import Cache, digest
 from .config import Config, as_config
 from .corpus import Corpus, PreparedDocument, Source, prepare_document, prepare_quote
 from .index import Bm25Index, Bm25Stats
 from .pipeline import Prepared, _embedder, check_quotes, prepare
+from .places import ExactSummary, exact_summary, pick_document
 from .resultcache import ResultCache
 from .types import Document, Quote, QuoteResult
 from .window import make_windows
@@ -63,7 +64,7 @@ _making_embedder = threading.Lock()
 Ask = tuple[tuple[str, ...], float]  # a retrieval's words, and the score a window must reach to enter it
 Window = tuple[float, int, int]  # (score, document in the shard, window in the shard)
 
-Summary = list[tuple[int, int, int]]  # (document, first-run occurrences there, first whole match or -1)
+Summary = list[ExactSummary]  # per document of a shard where a quote's first run occurs
 
 
 def shards(documents: Sequence[Document], n: int) -> list[list[Document]]:
@@ -114,21 +115,22 @@ def exact_summaries(key: str, quotes: Sequence[Quote], settings: Mapping[str, An
     """Runs on a worker: each quote's exact fast path over this shard (see ``align.exact_summary``)."""
     prepared = _held[key]
     config = as_config(settings)
-    return [[] if q.problem else exact_summary(prepare_quote(q.text, prepared.corpus), prepared.corpus, config.align)
-            for q in quotes]
+    return [[] if q.problem else exact_summary(prepare_quote(q.text, prepared.corpus), prepared.corpus, config.align,
+                                               q.speaker) for q in quotes]
 
 
-def pick_exact(summaries: Sequence[tuple[int, int, int]], claimed: int | None) -> int | None:
-    """The document exact_align finds, from every shard's summary in corpus-wide document numbers:
-    the claimed document's occurrences are tried first, then the others in corpus order."""
-    tried = 0
-    for doc, occurrences, found in sorted(summaries, key=lambda s: (s[0] != claimed, s[0])):
-        if found >= 0 and tried + found < EXACT_TRIES:
-            return doc
-        tried += occurrences
-        if tried >= EXACT_TRIES:
-            return None
-    return None
+def pick_exact(summaries: Sequence[ExactSummary], claimed: int | None) -> ExactSummary | None:
+    """The document exact_align takes (``places.pick_document``), from every shard's summary in corpus-wide
+    document numbers: the claimed document's occurrences are tried first, then the others in corpus order."""
+    return pick_document(sorted(summaries, key=lambda s: (s.doc != claimed, s.doc)), claimed)
+
+
+def settles(summary: ExactSummary | None, claimed: int | None) -> bool:
+    """Whether the exact fast path settles a quote whose picked document is ``summary``'s (as
+    ``Aligner.align_exact`` does): found there, where claimed or with nothing claimed, and in a turn of the
+    claimed speaker if that speaker has turns there."""
+    return (summary is not None and claimed in (None, summary.doc)
+            and not (summary.heard and summary.spoken < 0))
 
 
 def embedder_here(config: Config, embedder: Any, cache_dir: str | None) -> Any:
@@ -159,7 +161,7 @@ def check_on_shard(key: str, quotes: Sequence[Quote], languages: Sequence[str], 
     embed = embedder_here(config, embedder, cache_dir)
     corpus = prepared.corpus
     settled = [k for k, q in enumerate(quotes) if q.problem or prepared.aligner.align_exact(
-        prepare_quote(q.text, corpus), corpus.by_id.get(q.claimed_document)) is not None]
+        prepare_quote(q.text, corpus), corpus.by_id.get(q.claimed_document), q.speaker) is not None]
     warnings: list[str] = []
     results = check_quotes(prepared, [quotes[k] for k in settled], config, embed,
                            own_languages=[languages[k] for k in settled],
@@ -236,14 +238,14 @@ class _Asks:
 
     def __init__(self, prepared: Prepared, take: int):
         self.take = take
-        self.by_quote: dict[tuple[str, int | None], list[Ask]] = {}
+        self.by_quote: dict[tuple[str, int | None, str], list[Ask]] = {}
         self._current: list[Ask] = []
         prepared.index.listener = self._heard
         align = prepared.aligner.align
 
-        def watched(pq: Any, prefer_doc: int | None = None) -> Any:
-            self._current = self.by_quote.setdefault((pq.text, prefer_doc), [])
-            return align(pq, prefer_doc)
+        def watched(pq: Any, prefer_doc: int | None = None, speaker: str = "") -> Any:
+            self._current = self.by_quote.setdefault((pq.text, prefer_doc, speaker), [])
+            return align(pq, prefer_doc, speaker)
 
         prepared.aligner.align = watched  # type: ignore[method-assign]
 
@@ -368,7 +370,7 @@ def check_gathered(key: str, quotes: Sequence[Quote], languages: Sequence[tuple[
     corpus = part.corpus
     pqs = [prepare_quote(q.text, corpus) for q in quotes]
     mine = [k for k, q in enumerate(quotes) if q.problem or part.aligner.align_exact(
-        pqs[k], corpus.by_id.get(q.claimed_document)) is None]
+        pqs[k], corpus.by_id.get(q.claimed_document), q.speaker) is None]
     asks = _Asks(part, 3 * config.index.top_k)
     embed = embedder_here(config, embedder, cache_dir)
     warnings: list[str] = []
@@ -377,7 +379,8 @@ def check_gathered(key: str, quotes: Sequence[Quote], languages: Sequence[tuple[
                            cached=ResultCache(cache_dir, warnings=warnings, documents=documents))
     out: list[tuple[QuoteResult, list[Ask]] | None] = [None] * len(quotes)
     for k, result in zip(mine, results):
-        out[k] = result, asks.by_quote.get((pqs[k].text, corpus.by_id.get(quotes[k].claimed_document)), [])
+        out[k] = result, asks.by_quote.get((pqs[k].text, corpus.by_id.get(quotes[k].claimed_document),
+                                            quotes[k].speaker), [])
     if embed is not None:
         warnings += embed.store.warnings
     return out, warnings

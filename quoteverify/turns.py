@@ -1,85 +1,48 @@
 """Transcript turns: who speaks where, and when.
 
-A turn starts at a line that opens with a speaker label or a timecode:
-
-- ``Name:``, ``I:``/``R:``, ``Interviewer:``, ``SPEAKER 1:``, ``P3 (nurse):``, or the name
-  and a tab (a row of a Word table, speaker and words in two columns);
-- ``Name (00:31):`` or ``Name [00:01:11]:``, the timestamp after the name;
-- ``[00:01:11] Name:`` or ``00:01:11:00 Name:``, the timestamp before it;
-- ``Name  00:31`` alone on its line (Otter's export), the words on the lines after;
-- a timecode alone at the start of a line (``[00:05:00]``, ``00:01:11:00``): a new
-  timestamp, the same speaker. Without brackets a timecode needs hours
-  (``h:mm:ss``), so that "10:30 we met" in running text is not one.
-
-A label without a timestamp keeps the latest one before it and a timecode
-without a label keeps the speaker, so every offset gets the latest speaker and
-timestamp at or before it. Subtitle files give their turns as cues instead
-(quoteverify.formats). Turns are built lazily, once per located document, so
-the scan must stay cheap: one regular expression whose pattern starts with a
-newline, which the regex engine finds by a fast literal search.
+A turn starts at a line that opens with a speaker label or a timecode, in any
+of the ways transcripts print them (quoteverify.labels). A label without a
+timestamp keeps the latest one before it and a timecode without a label keeps
+the speaker, so every offset gets the latest speaker and timestamp at or
+before it. ``Q.`` and ``A.`` open turns only in a document that has both (a
+deposition); elsewhere "A. Smith wrote" is a sentence. Subtitle files give
+their turns as cues instead (quoteverify.formats). Turns are built lazily,
+once per located document, so the scan must stay cheap: regular expressions
+whose patterns start with a newline, which the regex engine finds by a fast
+literal search.
 """
 from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
-from dataclasses import dataclass
-from itertools import chain
+from collections.abc import Callable, Iterable, Sequence
+from functools import lru_cache
 
-from .types import Turn
+from .labels import FIRST_LINE, LINE, TIME, Label, label_of, parse, unread
+from .types import Document, QuoteResult, Turn
+from .wording import plural
 
-__all__ = ["Label", "Turn", "Turns", "label_of", "same_speaker", "speaker_key"]
-
-TIME = r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,:]\d{1,3})?"
-# A speaker name: a capital letter, then up to 40 word characters, points,
-# apostrophes, hyphens and spaces ("Dr. Okafor", "SPEAKER 1", "P3").
-_NAME = r"[A-ZÀ-ÖØ-Þ][\w.'\- ]{0,40}?"
+__all__ = ["TIME", "Label", "Turn", "Turns", "label_of", "same_speaker", "speaker_key"]
 
 
-def _label(tag: str) -> str:
-    """A name (perhaps with a role in brackets: "P3 (nurse)"), perhaps its timestamp in brackets, and a
-    colon at the end of the line or before a space, or a tab before the words (a table's columns)."""
-    return (rf"(?P<name{tag}>{_NAME}(?:[ \t]*\([^()\n:]{{1,30}}\))?)"
-            rf"(?:[ \t]*[(\[](?P<time{tag}>{TIME})[)\]])?(?:[ \t]*:(?=[ \t\r\n]|$)|\t+(?=\S))")
-
-
-_BODY = (
-    rf"[ \t]*(?:(?P<lead>[\[(]{TIME}[\])]|{TIME})(?:[ \t]+(?:[-\u2013\u2014][ \t]+)?{_label('1')}|(?=[ \t\r\n]|$))"
-    rf"|{_label('2')}"
-    rf"|(?P<name3>{_NAME})[ \t]+(?P<time3>{TIME})[ \t]*(?=[\r\n]|$))")
-# A label opens a line: after a LF, a CRLF or a lone CR (old Mac files).
-_LINE = re.compile(r"(?:\r\n?|\n)" + _BODY)
-_FIRST_LINE = re.compile(_BODY, re.MULTILINE)
-
-
-@dataclass(frozen=True)
-class Label:
-    """The speaker label or timecode opening a line; '' for what it does not give."""
-
-    speaker: str
-    timestamp: str
-    end: int  # where the words after it start
-
-
-def _parse(groups: tuple[str | None, ...]) -> tuple[str, str] | None:
-    """(speaker, timestamp) of a match, or None when it is no turn start (an unbracketed "10:30").
-
-    A tuple, not a Label: this runs once per turn of every located document.
-    """
-    lead, name1, time1, name2, time2, name3, time3 = groups
-    name = name1 or name2 or name3
-    if name:
-        return name.strip(), time1 or time2 or time3 or (lead.strip("[]()") if lead else "")
-    if lead and (lead[0] in "[(" or lead.count(":") >= 2):
-        return "", lead.strip("[]()")
-    return None
-
-
-def label_of(line: str) -> Label | None:
-    """The label or timecode opening ``line``, if it has one."""
-    m = _FIRST_LINE.match(line)
-    found = _parse(m.groups()) if m else None
-    return Label(*found, m.end()) if m and found else None
+def _labels(text: str) -> list[tuple[int, str, str, int]]:
+    """Every turn start of ``text`` in order: (where its line starts, speaker or '', timestamp or '', where
+    the words start). A deposition's Q. and A. count only in a document that has both."""
+    found: list[tuple[int, str, str, int]] = []
+    asked: dict[int, str] = {}  # the Q. and A. labels, by their place in ``found``
+    first = FIRST_LINE.match(text)
+    for m in [first, *LINE.finditer(text)] if first else LINE.finditer(text):
+        read = parse(m, text)
+        if read is not None:
+            speaker, timestamp, qa, body = read
+            start = m.start()
+            if qa:
+                asked[len(found)] = speaker
+            found.append((start if m is first else start + 1 + (text[start:start + 2] == "\r\n"), speaker,
+                          timestamp, body))
+    if asked and set(asked.values()) != {"Q", "A"}:  # "A. Smith wrote the report": an outline, not a deposition
+        found = [f for k, f in enumerate(found) if k not in asked]
+    return found
 
 
 class Turns:
@@ -104,27 +67,71 @@ class Turns:
                 bodies.append(cue.body)
         else:
             speaker = timestamp = ""
-            first = _FIRST_LINE.match(text)
-            matches = list(chain((first,) if first else (), _LINE.finditer(text)))
-            for m in matches[1:] if _is_title(matches, title) else matches:
-                found = _parse(m.groups())
-                if found is None:
-                    continue
-                speaker = found[0] or speaker
-                timestamp = found[1] or timestamp
-                starts.append(m.start() if m is first else m.start() + 1 + (text[m.start():m.start() + 2] == "\r\n"))
+            labels = _labels(text)
+            for line, said, time, body in labels[1:] if _is_title(text, labels, title) else labels:
+                speaker = said or speaker
+                timestamp = time or timestamp
+                starts.append(line)
                 speakers.append(speaker)
                 times.append(timestamp)
-                bodies.append(m.end())
+                bodies.append(body)
         self._starts, self._speakers, self._times, self._bodies = starts, speakers, times, bodies
+        self._keys: list[str] | None = None
+        self._claims: dict[str, frozenset[str]] = {}
 
     def __len__(self) -> int:
         return len(self._starts)
+
+    def starts(self) -> list[int]:
+        """Where each turn's line starts."""
+        return list(self._starts)
 
     def at(self, offset: int) -> Turn | None:
         """The turn holding ``offset``; None before the first one."""
         k = bisect_right(self._starts, offset) - 1
         return Turn(self._starts[k], self._speakers[k], self._times[k], self._bodies[k]) if k >= 0 else None
+
+    def speaker_keys(self) -> list[str]:
+        """speaker_key of each turn's speaker, made on first use (only quotes that claim a speaker need them)."""
+        if self._keys is None:
+            known = {name: speaker_key(name) for name in set(self._speakers)}
+            self._keys = [known[name] for name in self._speakers]
+        return self._keys
+
+    def keys_of(self, claimed: str) -> frozenset[str]:
+        """The speaker keys of the turns here whose speaker the claimed speaker names (``same_speaker``; none
+        for an empty name)."""
+        if not speaker_key(claimed):
+            return frozenset()
+        if claimed not in self._claims:
+            names = dict(zip(self._speakers, self.speaker_keys()))
+            self._claims[claimed] = frozenset(k for name, k in names.items() if k and same_speaker(claimed, name))
+        return self._claims[claimed]
+
+    def in_label(self, start: int, end: int) -> bool:
+        """Whether original text [start, end) lies within a speaker label: no one says it."""
+        k = bisect_right(self._starts, start) - 1
+        return k >= 0 and end <= self._bodies[k]
+
+    def said_by(self, offset: int, keys: frozenset[str]) -> bool:
+        """Whether ``offset`` lies in a turn of a speaker with one of ``keys`` (see ``keys_of``)."""
+        k = bisect_right(self._starts, offset) - 1
+        return k >= 0 and self.speaker_keys()[k] in keys
+
+    def spans_of(self, keys: frozenset[str]) -> list[tuple[int, int | None]]:
+        """The words of each turn of a speaker with one of ``keys``: (where they start, where the next turn
+        starts, None for the last), in order; a speaker's consecutive turns are one."""
+        spans: list[tuple[int, int | None]] = []
+        found = self.speaker_keys()
+        for k, key in enumerate(found):
+            if key not in keys:
+                continue
+            end = self._starts[k + 1] if k + 1 < len(found) else None
+            if spans and k > 0 and found[k - 1] == key:
+                spans[-1] = (spans[-1][0], end)
+            else:
+                spans.append((self._bodies[k], end))
+        return spans
 
     def speakers(self, spans: Iterable[tuple[int, int]]) -> tuple[str, ...]:
         """The speakers whose turns the spans [start, end) run across, in order.
@@ -172,45 +179,108 @@ class Turns:
 
 _NAME_NOISE = re.compile(rf"[(\[][^()\[\]]*[)\]]|{TIME}")
 _NUMBERED_ROLE = re.compile(r"(participant|respondent|interviewee|speaker)(\d+)")
+# A title before a name: "Specter" names "Mr. SPECTER", but "Mr. Smith" does not name "Mrs. Smith".
+_TITLE = re.compile(r"(?i)^\s*(?:mr|mrs|ms|miss|mx|dr|prof|professor|hon|sen|senator|rep|representative|sir|dame|"
+                    r"lord|lady|the)\.?\s+(?=\S)")
 
 
-def _is_title(matches: list[re.Match], title: str) -> bool:
+def _is_title(text: str, labels: list[tuple[int, str, str, int]], title: str) -> bool:
     """Whether the first label is the document's title rather than a speaker: it opens the text, its line
     holds the document's whole name (a video's title, "Farming Hay: A Year On The Ranch"), and no other turn
     is its speaker's."""
-    def key(text: str) -> str:
-        return "".join(ch for ch in text.casefold() if ch.isalnum())
+    def key(words: str) -> str:
+        return "".join(ch for ch in words.casefold() if ch.isalnum())
 
-    if not matches or not key(title):
+    if not labels or not key(title):
         return False
-    text = matches[0].string
-    start = matches[0].start() + (text[matches[0].start()] in "\r\n")
+    start, said, _, body = labels[0]
     if text[:start].strip() or not key(text[start:].split("\n", 1)[0]).startswith(key(title)):
         return False
-    found = _parse(matches[0].groups())
-    name = speaker_key(found[0]) if found else ""
+    name = speaker_key(said)
     # A document named after its one speaker ("dale.txt" opening "Dale: so we...") is that speaker's; a title
     # alone on its line ("Water Rights  12:31") is not.
-    said = text[matches[0].end():].split("\n", 1)[0].strip()
-    if not name or (name == key(title) and said):
+    words = text[body:].split("\n", 1)[0].strip()
+    if not name or (name == key(title) and words):
         return False
-    return all(name != speaker_key((_parse(m.groups()) or ("", ""))[0]) for m in matches[1:])
+    return all(name != speaker_key(other) for _, other, _, _ in labels[1:])
 
 
+@lru_cache(maxsize=4096)
 def speaker_key(name: str) -> str:
     """A speaker's name as compared: case, spacing and punctuation ignored.
 
-    What is in brackets (a role, a timestamp) or after a comma or semicolon
-    ("Interviewee 7, nurse") describes the speaker and is left out;
-    "Participant 3" is "P3".
+    What is in brackets (a role, a timestamp; a bracket inside one too) or after a comma or semicolon
+    ("Interviewee 7, nurse"; "Jane Roe, PhD") describes the speaker and is left out; "Participant 3"
+    is "P3".
     """
-    name = re.split(r"[,;]", _NAME_NOISE.sub(" ", name), maxsplit=1)[0]
+    for _ in range(2):
+        name = _NAME_NOISE.sub(" ", name)
+    name = re.split(r"[,;]", name, maxsplit=1)[0]
     key = "".join(ch for ch in name.casefold() if ch.isalnum())
     numbered = _NUMBERED_ROLE.fullmatch(key)
     return numbered[1][0] + numbered[2] if numbered else key
 
 
 def same_speaker(claimed: str, found: str) -> bool:
-    """Whether a claimed speaker ("P3, nurse") names the speaker of a turn ("P3 (00:04:12)" read as "P3")."""
+    """Whether a claimed speaker ("P3, nurse") names the speaker of a turn ("P3 (00:04:12)" read as "P3"); a
+    name without a title names the same name with one ("Specter", "Mr. SPECTER"), and a name in a label's
+    brackets names the label ("Boris Johnson", "The Prime Minister (Boris Johnson)")."""
     a, b = speaker_key(claimed), speaker_key(found)
-    return not a or not b or a == b
+    if not a or not b or a == b:
+        return True
+    return any(_titled_alike(claimed, name) for name in (found, *_BRACKETED.findall(found)))
+
+
+_BRACKETED = re.compile(r"\(([^()]*)")  # what a label's brackets open with: "(Boris Johnson)", "(Hon. Anthony Rota ("
+
+
+def _titled_alike(claimed: str, found: str) -> bool:
+    """The same name, or one of them the other with a title before it."""
+    a, b = speaker_key(claimed), speaker_key(found)
+    if not a or not b:
+        return False
+    if a == b:
+        return True
+    titled_a, titled_b = _TITLE.match(claimed), _TITLE.match(found)
+    if titled_a and not titled_b:
+        return speaker_key(claimed[titled_a.end():]) == b
+    if titled_b and not titled_a:
+        return speaker_key(found[titled_b.end():]) == a
+    return False
+
+
+UNREAD_SHOWN = 3  # lines named in a warning about labels that were not read
+
+
+def label_warnings(documents: Sequence[Document], results: Sequence[QuoteResult],
+                   turns_of: Callable[[Document], Turns]) -> list[str]:
+    """What the run's summary says of the speaker labels of the documents quotes are found in or claimed for:
+    a document with lines shaped like labels that were not read (their words count as the turn before);
+    a document without a single label read, when a quote claims a speaker there. ``documents`` in corpus
+    order; ``turns_of``: a document's turns (asked only of the documents quoted)."""
+    claimed: dict[str, int] = {}  # by document quoted: the quotes that claim a speaker there
+    for result in results:
+        for doc in {result.document, result.claimed_document} - {""}:
+            claimed[doc] = claimed.get(doc, 0) + bool(result.claimed_speaker)
+    warnings = []
+    for document in documents:
+        if document.doc_id not in claimed or document.cues:
+            continue
+        turns = turns_of(document)
+        speakers = claimed.get(document.doc_id, 0)
+        if not len(turns):
+            if speakers:
+                warnings.append(f"{document.doc_id}: no speaker labels read, so the speaker claimed for "
+                                f"{plural(speakers, 'quote')} there cannot be checked "
+                                "(the labels read: docs/places.md)")
+            continue
+        missed = unread(document.text, set(turns.starts()))
+        if missed:
+            shown = ", ".join(f"line {document.text.count(chr(10), 0, at) + 1} {label!r}"
+                              for at, label in missed[:UNREAD_SHOWN])
+            more = f" and {len(missed) - UNREAD_SHOWN} more" if len(missed) > UNREAD_SHOWN else ""
+            were = ("lines shaped like speaker labels were" if len(missed) > 1
+                    else "line shaped like a speaker label was")
+            warnings.append(f"{document.doc_id}: {plural(len(turns), 'speaker turn')} read, but {len(missed)} "
+                            f"{were} not ({shown}{more}); their words count as the turn before them")
+    return warnings

@@ -20,7 +20,9 @@ MATCH_TYPES = ("exact", "normalized", "elided", "edited", "altered", "reordered"
 BENIGN = frozenset({"normalization", "punctuation", "editorial", "number_format", "spelling", "markup",
                     # page furniture (quoteverify.pages) between quoted words: a running header or footer, a page
                     # number, a page marker or footnote text at a page break; a footnote marker or note elsewhere
-                    "page_break", "footnote"})
+                    "page_break", "footnote",
+                    # a clitic the source writes on a word the quote ends with ("Joe" for "Joe's")
+                    "clitic"})
 # How a result's page is named (QuoteResult.page_kind): the number printed on the page (a running header's or
 # footer's folio, a page marker, the PDF's page labels), or the page's position in the file (1 = first).
 PAGE_KINDS = ("printed", "position")
@@ -169,6 +171,11 @@ class Alignment:
     bm25_ratio: float | None = None
     nearest: Segment | None = None  # the closest passage, for a suggestion
     passage: Segment | None = None  # the quote-length passage around the best piece, for a paraphrase
+    # The equally good places in its document (quoteverify.places): how many, how many of them in turns of
+    # the claimed speaker (None: the document has no turns), and where the others start (word index).
+    occurrences: int = 0
+    speaker_occurrences: int | None = None
+    others: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -243,7 +250,14 @@ class QuoteResult:
     # (one of PAGE_KINDS); empty for an unpaged document or an unlocated quote (quoteverify.pages).
     page: str = ""
     page_kind: str = ""
+    # The equally good places of the quote in ``document`` (the one reported among them), and the lines where
+    # the others start (the first 20); 0 and [] when it was not located.
+    occurrences: int = 0
+    other_lines: list[int] = field(default_factory=list)
     speaker: str = ""
+    # How many of those places are in turns of the claimed speaker (with none claimed, of ``speaker``);
+    # None when the document has no speaker turns.
+    speaker_occurrences: int | None = None
     timestamp: str = ""
     # ISO 639-1 code of the language the quote was checked in (its lexicon's); "" when unknown.
     language: str = ""

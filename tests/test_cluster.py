@@ -170,9 +170,15 @@ def _sharded_quotes(corpus: dict[str, str]) -> list[dict[str, str]]:
     for doc in (one[-1], two[-1]):  # the same sentence in a document of each shard
         corpus[doc] += f"Speaker 1: {shared}\n"
     first, last = sorted((one[-1], two[-1]))
+    # Another said by Speaker 0 in the first and by Speaker 5 in the last; and twice in the first.
+    corpus[first] += "Speaker 0: The ferry took an oath of silence.\nSpeaker 6: So the ferry took an oath.\n"
+    corpus[last] += "Speaker 5: The ferry took an oath of silence.\n"
     return [
         {"quote_id": "u1", "quote": shared, "document": ""},  # in both shards: the first document's
         {"quote_id": "c1", "quote": shared, "document": last},  # claimed where it also is
+        # The claimed speaker's document, though another document has it first; the claimed speaker's place.
+        {"quote_id": "k1", "quote": "The ferry took an oath", "document": "", "speaker": "Speaker 5"},
+        {"quote_id": "k2", "quote": "the ferry took an oath", "document": first, "speaker": "Speaker 6"},
         {"quote_id": "c2", "quote": line(one[0], 3), "document": one[0]},
         {"quote_id": "u2", "quote": line(two[0], 5), "document": ""},
         {"quote_id": "u3", "quote": line(one[0], 7) + " ... " + line(one[0], 8), "document": ""},
@@ -204,19 +210,25 @@ def test_sharded_checking_keeps_each_shard_on_its_worker() -> None:
     assert len({h["pid"] for h in held}) == 2
     assert sorted(h["documents"] for h in held) == [3, 3]
     assert sum(h["chars"] for h in held) == sum(map(len, corpus.values()))
-    u1, c1 = one.results[0], one.results[1]
+    u1, c1, k1, k2 = one.results[:4]
     assert (u1.document, c1.document, u1.status) == (first, quotes[1]["document"], "verified")
+    assert (k1.document, k1.speaker, k1.status, k1.occurrences, k1.speaker_occurrences) == (
+        quotes[1]["document"], "Speaker 5", "verified", 1, 1)
+    assert (k2.document, k2.speaker, k2.status, k2.occurrences, k2.speaker_occurrences) == (
+        first, "Speaker 6", "verified", 2, 1)
 
 
 def test_sharded_checking_reduces_across_shards(tmp_path: Path) -> None:
     corpus = _sharded_corpus()
-    quotes, _ = _sharded_quotes(corpus)
+    quotes, first = _sharded_quotes(corpus)
     docs = sorted(corpus)
     line = corpus[docs[0]].splitlines()[4].split(": ", 1)[1]
     quotes += [
         {"quote_id": "m1", "quote": line, "document": docs[-1]},  # verbatim in another document: misattributed
         {"quote_id": "f1", "quote": " ".join(line.split()[::-1]), "document": ""},  # shuffled: the fuzzy path
         {"quote_id": "f2", "quote": line.replace("the", "a", 1) + " and more", "document": docs[0]},
+        # Claimed for a speaker who speaks in the claimed document, but not these words: checked closely.
+        {"quote_id": "k3", "quote": "The ferry took an oath", "document": first, "speaker": "Speaker 2"},
     ]
     one = quoteverify.run(corpus, quotes, {"embed": {"enabled": False}}, embedder=None)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
@@ -227,7 +239,9 @@ def test_sharded_checking_reduces_across_shards(tmp_path: Path) -> None:
         again = run_on_cluster(corpus, quotes, {"embed": {"enabled": False}}, cluster=client,
                                cache_dir=tmp_path / "cache")  # the results now come from the cache
     assert jsonl_bytes(run.results) == jsonl_bytes(one.results) == jsonl_bytes(again.results)
-    assert one.results[7].match_type == "misattributed"
+    assert one.results[9].match_type == "misattributed"
+    k3 = one.results[-1]
+    assert (k3.status, k3.reasons[0]) == ("review", "said by Speaker 0, not by claimed Speaker 2")
     assert seen == sorted(seen) and seen[-1] == (len(quotes), len(quotes))
 
 
@@ -276,7 +290,9 @@ def test_quotes_not_found_word_for_word_are_checked_without_the_whole_corpus(
         corpus[f"interview-{i:02d}"] = "\n".join(lines) + "\n"
     docs = sorted(corpus)
     lines = {doc: [ln.split(": ", 1)[1] for ln in corpus[doc].splitlines()] for doc in docs}
-    quotes = [{"quote_id": "v1", "quote": lines[docs[5]][20], "document": docs[5]}]
+    quotes = [{"quote_id": "v1", "quote": lines[docs[5]][20], "document": docs[5]},
+              # Speaker 2's words claimed for Speaker 1, who speaks there too: looked for in their turns.
+              {"quote_id": "k1", "quote": lines[docs[5]][20], "document": docs[5], "speaker": "Speaker 1"}]
     quotes += [
         {"quote_id": "m1", "quote": lines[docs[0]][4], "document": docs[-1]},  # verbatim elsewhere
         {"quote_id": "f1", "quote": " ".join(lines[docs[1]][6].split()[::-1]), "document": ""},  # shuffled
@@ -308,4 +324,5 @@ def test_quotes_not_found_word_for_word_are_checked_without_the_whole_corpus(
     by_id = {r.quote_id: r for r in one.results}
     assert by_id["m1"].match_type == "misattributed"
     assert by_id["n1"].status == "unverified"
+    assert (by_id["k1"].match_type, by_id["k1"].reasons[0]) == ("misattributed", "said by Speaker 2, not by claimed Speaker 1")
     assert seen == sorted(seen) and seen[-1] == (len(quotes), len(quotes))

@@ -88,7 +88,7 @@ def test_columns_in_order(workbook):
     # manuscript_context) left out; the evidence and offsets at the far right.
     assert list(columns(sheet)) == [
         "quote_id", "quote", "matched_text", "status", "severity", "reasons", "decision", "reviewer_note",
-        "match_type", "confidence", "band", "document", "line", "speaker", "claimed_document", "suggestion",
+        "match_type", "confidence", "band", "document", "line", "place", "speaker", "claimed_document", "suggestion",
         "row", "start", "end", "bm25_score", "bm25_ratio", "cosine", "match_ratio", "fingerprint"]
 
 
@@ -151,8 +151,8 @@ def test_located_quote_carries_its_location_and_reasons(workbook):
     row = {name: sheet.cell(row=k, column=c).value
            for k in range(2, sheet.max_row + 1) if sheet.cell(row=k, column=columns(sheet)["quote_id"]).value == "q1"
            for name, c in columns(sheet).items()}
-    assert (row["status"], row["match_type"], row["document"], row["line"], row["speaker"]) == \
-           ("review", "altered", "interview-01", 2, "Anna")
+    assert (row["status"], row["match_type"], row["document"], row["line"], row["speaker"], row["place"]) == \
+           ("review", "altered", "interview-01", 2, "Anna", "1 of 1")
     assert row["reasons"] == "number differs: quote says 'fifteen', source says 'fifty'"
     assert row["decision"] is None and row["reviewer_note"] is None
 
@@ -224,7 +224,7 @@ def test_decision_dropdown(workbook):
 def test_frozen_header_filter_wrap_and_widths(workbook):
     sheet = load_workbook(workbook)["Quotes"]
     assert sheet.freeze_panes == "C2"
-    assert sheet.auto_filter.ref == f"A1:X{len(QUOTES) + 1}"
+    assert sheet.auto_filter.ref == f"A1:Y{len(QUOTES) + 1}"
     quote = sheet.cell(row=2, column=columns(sheet)["quote"])
     assert quote.alignment.wrap_text and quote.alignment.vertical == "top"
     assert sheet.column_dimensions[quote.column_letter].width == 48
@@ -425,7 +425,7 @@ def test_review_survives_sorting_by_the_reviewer(workbook):
     fill_in(workbook, {"q1": ("accept", None)})
     book = load_workbook(workbook)
     sheet = book["Quotes"]
-    sheet.move_range(f"A2:X{sheet.max_row}", rows=3)  # rows moved down, a gap left behind
+    sheet.move_range(f"A2:Y{sheet.max_row}", rows=3)  # rows moved down, a gap left behind
     book.save(workbook)
     by_id = {q.quote_id: q for q in read_review(workbook).quotes}
     assert by_id["q1"].decision == "accept" and len(by_id) == 4

@@ -21,10 +21,11 @@ FLOOR = {
     "transaction": "model", "display": "model", "archive": "model", "lexicon": "model",
     "resultcache": "model", "rows": "model", "manifest": "model", "wording": "model", "version": "model",
     # sources: reading documents and quotes, and the text they are made of
-    "load": "sources", "formats": "sources", "qdpx": "sources", "turns": "sources", "normalize": "sources",
-    "tokenize": "sources", "numbers": "sources", "language": "sources", "corpus": "sources", "pages": "sources",
+    "load": "sources", "formats": "sources", "qdpx": "sources", "labels": "sources", "turns": "sources",
+    "normalize": "sources", "tokenize": "sources", "numbers": "sources", "language": "sources", "corpus": "sources",
+    "pages": "sources",
     # search
-    "window": "search", "index": "search", "align": "search",
+    "window": "search", "index": "search", "places": "search", "align": "search",
     # judge: the verdict
     "diff": "judge", "rules": "judge", "omissions": "judge", "embed": "judge", "classify": "judge",
     # pipeline: the stages in order, on one machine or many

@@ -89,7 +89,7 @@ def test_manifest_records_the_run(project, monkeypatch):
     assert data["summary"] == {"quotes": len(results), "status": {s: status[s] for s in STATUSES},
                                "match_type": {m: match_type[m] for m in MATCH_TYPES},
                                "cosine_quotes": 0, "cosine_mean": None,
-                               "severity": {s: severity[s] for s in SEVERITIES}}
+                               "severity": {s: severity[s] for s in SEVERITIES}, "several_places": 0}
     assert list(data["summary"]["status"]) == list(STATUSES)
 
     environment = data["environment"]

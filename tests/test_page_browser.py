@@ -263,8 +263,9 @@ def test_hostile_text_shows_as_text(browser, tmp_path):
     assert page.locator('.card[data-quote-id="q2"] .quote .text').text_content() == HOSTILE[2]
     assert HOSTILE[1] in page.locator('.card[data-quote-id="q2"] .source').text_content()
     assert page.locator('.card[data-quote-id="q2"] .reasons li').text_content() == HOSTILE[0]
-    # Worst first: q1 and the third quote are unverified (in input order), q2 is in review.
-    third = page.locator(".card").nth(1)  # its decision and note were carried into the results: shown as made
+    # Its decision and note were carried into the results: shown as made (the cards are in triage order).
+    ids = [card.get_attribute("data-quote-id") for card in page.locator(".card").all()]
+    third = page.locator(".card").nth(ids.index(HOSTILE[1]))
     assert (third.get_attribute("data-decision"), third.locator("textarea").input_value()) == ("accept", HOSTILE[0])
     assert third.get_attribute("data-quote-id") == HOSTILE[1]
     assert HOSTILE[3] in page.locator(".docs").text_content()
@@ -350,3 +351,23 @@ def test_severity_badge_filter_codes_and_guide(browser, tmp_path):
     text = page.locator("#guide").text_content()
     assert all(m in text for m in [*guide.STATUS_MEANING.values(), *guide.SEVERITY_MEANING.values(),
                                    *(m for ms in guide.DECISION_MEANING.values() for m in ms.values())])
+
+
+def test_a_quote_said_in_several_places_shows_them(browser, tmp_path):
+    results = [QuoteResult("q1", "took an oath", 2, claimed_document="hearing", document="hearing", start=70,
+                           end=82, matched_text="took an oath", line=2, occurrences=3, other_lines=[1, 3],
+                           speaker="CHAIRMAN", speaker_occurrences=1, claimed_speaker="Chairman",
+                           status="verified", match_type="exact", confidence=1.0, band="high"),
+               QuoteResult("q2", "The witness is sworn.", 3, document="hearing", start=150, end=171, line=4,
+                           matched_text="The witness is sworn.", occurrences=1, status="verified",
+                           match_type="exact", confidence=1.0, band="high")]
+    path = tmp_path / "places.html"
+    write_page(path, results)
+    tab = Tab(browser, path)
+    page = tab.open()
+    meta = page.locator('.card[data-quote-id="q1"] .meta').text_content()
+    assert "place 1 of 3 (1 in Chairman's turns)" in meta and "also at lines 1, 3" in meta
+    only = page.locator('.card[data-quote-id="q2"] .meta').text_content()
+    assert "place" not in only and "also at" not in only
+    assert (tab.errors, tab.requests) == ([], [])
+    tab.close()

@@ -29,9 +29,9 @@ def aligned(monkeypatch) -> list[str]:
     seen: list[str] = []
     original = Aligner.align
 
-    def align(self, pq, prefer_doc=None):
+    def align(self, pq, prefer_doc=None, speaker=""):
         seen.append(pq.text)
-        return original(self, pq, prefer_doc)
+        return original(self, pq, prefer_doc, speaker)
 
     monkeypatch.setattr(Aligner, "align", align)
     return seen

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import pytest
 
-from quoteverify.align import exact_align
 from quoteverify.config import as_config
 from quoteverify.corpus import Corpus, prepare_quote
+from quoteverify.places import ExactSummary, exact_align, exact_summary
 from quoteverify.sharded import pick_exact
 from quoteverify.types import Document
 
@@ -17,13 +18,15 @@ WORDS = "the flood came fast we lost the roof and the council sent a boat to the
 def _corpus(rng: random.Random) -> list[Document]:
     docs = []
     for i in range(7):
-        text = " ".join(rng.choice(WORDS) for _ in range(rng.randint(5, 80)))
-        docs.append(Document(f"d{i}", "", text, ""))
+        words = [rng.choice(WORDS) for _ in range(rng.randint(5, 80))]
+        # Turns of three speakers, so a claimed speaker decides between places.
+        lines = [f"{rng.choice('ABC')}: " + " ".join(words[k:k + 7]) for k in range(0, len(words), 7)]
+        docs.append(Document(f"d{i}", "", "\n".join(lines), ""))
     return docs
 
 
 def _quote(rng: random.Random, docs: list[Document]) -> str:
-    words = rng.choice(docs).text.split()
+    words = [w for w in rng.choice(docs).text.split() if not w.endswith(":")]
     a = rng.randrange(len(words))
     quote = words[a:a + rng.randint(1, 6)]
     if rng.random() < 0.3:
@@ -45,25 +48,40 @@ def test_the_reduced_summaries_find_the_whole_corpus_exact_match(seed: int) -> N
     for _ in range(20):
         text = _quote(rng, docs)
         claimed = rng.choice([None, None, rng.randrange(len(docs))])
-        expected = exact_align(prepare_quote(text, whole), whole, settings, claimed)
-        summaries = [(p[d], n, first) for corpus, p in shard_corpora
-                     for d, n, first in exact_summary_of(text, corpus)]
-        assert pick_exact(summaries, claimed) == (None if expected is None else expected.segments[0].doc), text
+        speaker = rng.choice(["", "", "A", "B", "C", "D"])
+        expected = exact_align(prepare_quote(text, whole), whole, settings, claimed, speaker)
+        summaries = [replace(one, doc=p[one.doc]) for corpus, p in shard_corpora
+                     for one in exact_summary_of(text, corpus, speaker)]
+        picked = pick_exact(summaries, claimed)
+        assert (None if picked is None else picked.doc) == (None if expected is None else expected.segments[0].doc), \
+            (text, claimed, speaker)
 
 
-def exact_summary_of(text: str, corpus: Corpus) -> list[tuple[int, int, int]]:
-    from quoteverify.align import exact_summary
+def exact_summary_of(text: str, corpus: Corpus, speaker: str = "") -> list[ExactSummary]:
+    return exact_summary(prepare_quote(text, corpus), corpus, as_config(None).align, speaker)
 
-    return exact_summary(prepare_quote(text, corpus), corpus, as_config(None).align)
+
+def _summary(doc: int, firsts: int, found: int, spoken: int = -1) -> ExactSummary:
+    return ExactSummary(doc, firsts, found, spoken, spoken >= 0)
 
 
 def test_only_the_first_occurrences_are_tried() -> None:
     # 1,500 occurrences of the first word in each of two shards' documents, the whole match in the second
     # shard's document only after them: the in-process run tries 2,000 and stops, and so must the reduce.
-    summaries = [(0, 1500, -1), (1, 1500, 600)]
+    summaries = [_summary(0, 1500, -1), _summary(1, 1500, 600)]
     assert pick_exact(summaries, None) is None
-    assert pick_exact(summaries, 1) == 1  # claimed: its occurrences are tried first
-    assert pick_exact([(0, 1500, -1), (1, 1500, 400)], None) == 1
+    assert pick_exact(summaries, 1) == summaries[1]  # claimed: its occurrences are tried first
+    assert pick_exact([_summary(0, 1500, -1), _summary(1, 1500, 400)], None).doc == 1
+
+
+def test_a_claimed_speaker_picks_the_document_where_they_say_it() -> None:
+    # Nothing claimed: the first document where the claimed speaker says it, within the tries; else the first
+    # document that has it at all. A claimed document that has it wins whoever says it there.
+    spoken = [_summary(0, 10, 0), _summary(1, 10, 3, 5), _summary(2, 10, 0, 0)]
+    assert pick_exact(spoken, None).doc == 1
+    assert pick_exact(spoken, 0).doc == 0
+    assert pick_exact([_summary(0, 10, 0), _summary(2, 10, 0)], None).doc == 0
+    assert pick_exact([_summary(0, 1995, 0), _summary(1, 10, 3, 5)], None).doc == 0  # past the tries
 
 
 # ---- the gathered check: BM25 scores of a part of the corpus weighted with the whole corpus's stats

@@ -168,7 +168,11 @@ def _contract(verdict: dict) -> str:
         "where content was left out or put in (an omission no test showed empty, words dropped or added, a "
         "bracket that adds content, a slip into another real word); low where the difference is cosmetic or "
         "uncertain (a question made a statement, a case change that makes another word, a hyphen, a letter of "
-        "another script, only an intensifier left out, too many slips). ")
+        "another script, only an intensifier left out, too many slips). "
+        "Where a quote stood in several places, the one reported was, in this order of precedence, in a turn of "
+        "the speaker named for it, in the document named for it, or elsewhere (the first of equally good ones); "
+        "another speaker was reported only when no place was in a turn of the speaker named, and another "
+        "document only when the document named held none. ")
 
 
 def _embedding(manifest: Manifest) -> str:
@@ -238,6 +242,11 @@ def _results(summary: Summary, manifest: Manifest, manifest_name: str, style: _S
                 f"{_share(status['unverified'], total)} unverified, that is, not located in the sources. ")
         found = [f"{summary.match_type[m]} {m}" for m in MATCH_TYPES if summary.match_type[m]]
         text += "By match type: " + (", ".join(found[:-1]) + " and " if len(found) > 1 else "") + found[-1] + ". "
+        several = summary.several_places
+        their = "its" if several == 1 else "their"
+        text += (f"{plural(several, 'quote')} stood as well in more than one place of {their} document; the table "
+                 "gives the place reported and how many there are. " if several else
+                 "Every located quote stood in one place of its document. ")
     if manifest.embedding.enabled:
         if summary.cosine_quotes:
             text += (f"The mean cosine similarity over the {plural(summary.cosine_quotes, 'quote')} that "
@@ -272,7 +281,8 @@ def _paging(results: list[QuoteResult]) -> str:
 
 def _location(result: QuoteResult) -> str:
     line = f"line {result.line}" if result.line is not None else ""
-    return ", ".join(filter(None, (_page(result), line, result.timestamp))) or "—"
+    several = f"1 of {result.occurrences} places" if result.occurrences > 1 else ""
+    return ", ".join(filter(None, (_page(result), line, result.timestamp, several))) or "—"
 
 
 def _page(result: QuoteResult) -> str:
@@ -298,7 +308,7 @@ def render_appendix(results: list[QuoteResult], manifest: Manifest, *, style: st
     s = _STYLES[style]
     caption = ("One row per quote, in the order of the quote table. The location is the page (where the source "
                "is paged), the line, and the timestamp where the transcript has one, at which the matched passage "
-               "begins.")
+               "begins, and how many places of the document hold the quote as well where there are several.")
     blocks = [s.preamble, s.heading("Quote verification"), s.escape(_method(manifest) + _paging(results)),
               _results(summarize(results), manifest, manifest_name, s), s.escape(caption),
               s.table(TABLE_HEADER, [_row(r) for r in results]), _findings(findings, s)]

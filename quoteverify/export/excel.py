@@ -40,6 +40,7 @@ from ..types import (
     triage_order,
 )
 from ..version import __version__
+from ..wording import place
 from . import guide
 
 FINDINGS_SHEET = "Findings"
@@ -98,6 +99,9 @@ QUOTE_COLUMNS = (
     Column("line", 7, _get("line")),
     Column("page", 9, _get("page"), optional=True),
     Column("page_kind", 10, _get("page_kind"), optional=True),
+    # "1 of 3": the quote stands as well in other places of its document (the JSONL names their lines).
+    Column("place", 12, lambda r: place(r.occurrences, r.speaker_occurrences, r.claimed_speaker or r.speaker),
+           wrap=True, optional=True),
     Column("speaker", 14, _get("speaker"), wrap=True, optional=True),
     Column("timestamp", 12, _get("timestamp"), optional=True),
     Column("claimed_document", 20, _get("claimed_document"), wrap=True, optional=True),

@@ -40,6 +40,7 @@ from ..types import (
     fingerprint,
     triage_order,
 )
+from ..wording import other_places, place
 from . import guide
 from .excel import CHART_COLOURS, _severity, highlights, shown_differences
 
@@ -89,6 +90,9 @@ def _card(result: QuoteResult) -> dict[str, Any]:
         "document": result.document, "claimed": result.claimed_document, "group": document_label(result),
         "line": result.line, "page": result.page, "page_kind": result.page_kind,
         "speaker": result.speaker, "timestamp": result.timestamp,
+        "place": place(result.occurrences, result.speaker_occurrences, result.claimed_speaker or result.speaker)
+        if result.occurrences > 1 else "",
+        "others": other_places(result.other_lines, result.occurrences),
         "reasons": result.reasons, "kinds": sorted({d.kind for d in result.differences}),
         "suggestion": result.suggestion, "cosine": result.cosine, "match_ratio": result.match_ratio,
         "bm25": result.bm25_score, "fp": fingerprint(result),
