@@ -181,6 +181,12 @@ class Aligner:
         found = self._exact(pq, prefer_doc, speaker)
         if found is None:
             found = self._located(pq, prefer_doc)
+            if prefer_doc is not None and any(s.doc != prefer_doc for s in found.segments):
+                # The corpus's best regions may all lie elsewhere when the quote's words are common ones: the
+                # claimed document's own best regions are searched too, and win when they hold as much.
+                claimed = self._fuzzy(pq, prefer_doc, only_doc=prefer_doc)
+                if sum(s.matched for s in claimed.segments) >= sum(s.matched for s in found.segments):
+                    found = claimed
         elif prefer_doc is not None and found.segments[0].doc != prefer_doc:
             # Verbatim elsewhere, but perhaps in the claimed document with a slip: the claim wins then.
             claimed = self._fuzzy(pq, prefer_doc, only_doc=prefer_doc)
