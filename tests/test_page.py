@@ -47,7 +47,7 @@ def test_verify_and_report_write_the_same_page(example_run, tmp_path):
     again = tmp_path / "again.html"
     outcome = CliRunner().invoke(main, ["report", str(jsonl), "-o", str(again)])
     assert outcome.exit_code == 0, outcome.output
-    assert outcome.stderr == f"{again}: review page of 19 quotes\n"
+    assert outcome.stderr == f"{again}: review page of 21 quotes\n"
     assert again.read_bytes() == html.read_bytes()
 
 
@@ -154,7 +154,7 @@ def test_review_reads_a_json_decisions_file(tmp_path, example_run):
     lines = outcome.stderr.splitlines()
     # Only quotes in review or unverified need a decision (Q01 and Q02 are verified).
     to_decide = [(k, r.quote_id) for k, r in enumerate(results, start=1) if r.status != "verified"]
-    assert lines[0] == (f"{path}: 19 quotes, {len(to_decide)} to decide (review or unverified): 0 accept, 0 reject, "
+    assert lines[0] == (f"{path}: 21 quotes, {len(to_decide)} to decide (review or unverified): 0 accept, 0 reject, "
                         f"0 fix quote, 0 fix source; {len(to_decide)} undecided, 1 invalid; and 1 decision on "
                         "verified quotes")
     assert lines[1:3] == [
