@@ -19,21 +19,23 @@ which are not in the transcripts.
 """
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .decoders import decode_text
+from .display import utf8
 from .errors import InputError
 from .formats import docx_cells, docx_warnings, open_docx
-from .load import _decode
+from .guard import Guard
+from .rows import csv_text
 from .tokenize import WORD
-from .transaction import check_output_path, write_bytes_atomic
+from .transaction import write_bytes_atomic
 
 MANUSCRIPT_SUFFIXES = (".docx", ".md", ".txt")
 QUOTE_TABLE_COLUMNS = ("quote_id", "quote", "speaker", "context")
+QUOTE_TABLE_FORMATS = (".csv",)
 CONTEXT_CHARS = 80  # of the manuscript either side of a quote, in the context column
 
 
@@ -298,24 +300,21 @@ def extract_quotes(path: str | Path, *, min_words: int) -> Extraction:
     if suffix == ".docx":
         paragraphs = _docx_paragraphs(path, warnings)
     else:
-        text, _ = _decode(path, path.read_bytes(), warnings)
+        text, _ = decode_text(path, path.read_bytes(), warnings)
         paragraphs = _text_paragraphs(text.removeprefix("\ufeff"), markdown=suffix == ".md")
     return _quotes_in(paragraphs, source=str(path), min_words=min_words, warnings=tuple(warnings))
 
 
 def quotes_csv_bytes(extraction: Extraction) -> bytes:
     """The quote table: quote_id, quote, speaker, context; read back by ``quoteverify verify``."""
-    buffer = io.StringIO(newline="")
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(QUOTE_TABLE_COLUMNS)
-    for quote in extraction.quotes:
-        writer.writerow([quote.quote_id, quote.quote, quote.speaker, quote.context])
-    return buffer.getvalue().encode("utf-8")
+    return utf8(csv_text(QUOTE_TABLE_COLUMNS,
+                         ([q.quote_id, q.quote, q.speaker, q.context] for q in extraction.quotes)))
 
 
 def write_quotes(path: str | Path, extraction: Extraction) -> None:
     """Write the quote table as CSV, never over the manuscript (atomically: an interrupted run leaves no
     half-written file)."""
-    check_output_path(path, inputs=[extraction.source], suffixes=(".csv",))
+    Guard().read(extraction.source, "the manuscript").check(path, option="the quote table",
+                                                            suffixes=QUOTE_TABLE_FORMATS)
     data = quotes_csv_bytes(extraction)
     write_bytes_atomic(Path(path), data)

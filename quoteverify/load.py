@@ -12,7 +12,6 @@ line). Every row is kept, with its row number as a spreadsheet shows it.
 """
 from __future__ import annotations
 
-import csv
 import errno
 import hashlib
 import io
@@ -27,10 +26,13 @@ from pathlib import Path
 from typing import Any
 
 from .archive import ArchiveLimits, check_archive, check_columns, is_xml_bomb
+from .decoders import DecodeError, csv_rows, decode_text, json_loads
 from .errors import InputError
 from .formats import BINARY_SUFFIXES, LINE_BREAK, extract
 from .formats import SUFFIXES as DOCUMENT_SUFFIXES
+from .guard import own_output
 from .qdpx import read_qdpx
+from .rows import spreadsheet_unsafe
 from .turns import label_of
 from .types import Document, Quote
 
@@ -82,53 +84,6 @@ class LoadedQuotes:
 
 def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-# Files that reach a text reader under a text extension, by their first bytes.
-_BINARY_MAGIC = ((b"%PDF-", "a PDF file"), (b"PK\x03\x04", "a zip archive (an .xlsx or .docx file?)"),
-                 (b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"),
-                 (b"\xd0\xcf\x11\xe0", "an old Office file (.doc or .xls)"))
-
-
-def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:
-    """(text, encoding) of UTF-16 saved without a byte-order mark, where ASCII letters pair with NUL bytes."""
-    head = data[:4096]
-    if len(data) % 2:
-        return None
-    for encoding, zeros, letters in (("utf-16-le", head[1::2], head[0::2]), ("utf-16-be", head[0::2], head[1::2])):
-        if zeros.count(0) > 0.8 * len(zeros) and letters.count(0) == 0:
-            try:
-                return data.decode(encoding), encoding
-            except UnicodeDecodeError:
-                return None
-    return None
-
-
-def _decode(path: Path, data: bytes, warnings: list[str]) -> tuple[str, str]:
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        try:
-            return data.decode("utf-16"), "utf-16"
-        except UnicodeDecodeError:
-            raise InputError(f"{path}: starts with a UTF-16 byte-order mark but does not decode as UTF-16; "
-                             "re-save it as UTF-8") from None
-    for magic, kind in _BINARY_MAGIC:
-        if data.startswith(magic):
-            raise InputError(f"{path}: is {kind}, not text; give it its real extension or convert it to text")
-    if b"\x00" in data[:8192]:  # as git decides: a NUL byte near the start means binary
-        if (utf16 := _utf16_without_bom(data)) is not None:
-            return utf16
-        raise InputError(f"{path}: looks like a binary file (it holds NUL bytes), not text; "
-                         "convert it to plain text or leave it out")
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        pass
-    try:
-        text = data.decode("cp1252")
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: neither UTF-8 nor Windows-1252 text; re-save it as UTF-8") from None
-    warnings.append(f"{path}: not UTF-8; decoded as Windows-1252 (offsets are into that decoding)")
-    return text, "cp1252"
 
 
 # Files in a documents folder that are not read and not worth a warning: quote tables kept beside the
@@ -218,7 +173,11 @@ def load_documents(paths: Iterable[str | Path], *, limits: ArchiveLimits | None 
         if path.suffix.lower() in BINARY_SUFFIXES:
             extracted, encoding = extract(path, data, limits=limits), path.suffix.lower().lstrip(".")
         else:
-            text, encoding = _decode(path, data, warnings)
+            text, encoding = decode_text(path, data, warnings)
+            if (kind := own_output(text)) is not None:
+                warnings.append(f"{path}: written by quoteverify (its {kind}), not a source document; left out of "
+                                "the documents (keep outputs outside the documents folder)")
+                continue
             extracted = extract(path, text)
         warnings.extend(extracted.warnings)
         text = extracted.text
@@ -325,11 +284,14 @@ def _finding_confidence(value: Any, source: str, row: int) -> float | None:
 
 def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: list[str],
                         source: str, *, problems: Mapping[int, str] | None = None,
-                        columns: Mapping[str, str] | None = None) -> tuple[list[Quote], list[str]]:
+                        columns: Mapping[str, str] | None = None, max_quotes: int | None = None
+                        ) -> tuple[list[Quote], list[str]]:
     """Quotes from (row number, record) pairs; every record yields one quote.
 
     ``problems``: rows that cannot be checked as read (row number -> why); they
-    are kept, unverified, with that reason. ``columns``: as for resolve_columns."""
+    are kept, unverified, with that reason. ``columns``: as for resolve_columns.
+    ``max_quotes``: more records than this stop the reading with an InputError
+    (limits.max_quotes), before memory runs out."""
     cols = resolve_columns(header, source, columns)
     quote_col = cols["quote"]
     used = {c for c in cols.values() if c is not None}
@@ -337,6 +299,9 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
     warnings: list[str] = []
     ids: dict[str, int] = {}
     for row, record in records:
+        if max_quotes is not None and len(quotes) >= max_quotes:
+            raise InputError(f"{source}: refused: more than {max_quotes:,} quotes (limits.max_quotes in --config; "
+                             "each needs some 10 KB of memory while checked); split the table, or raise the limit")
         text = _cell_text(record.get(quote_col) if quote_col is not None else None)
         qid = _cell_text(record.get(cols["quote_id"])).strip() if cols["quote_id"] else ""
         qid = qid or f"row{row}"
@@ -362,32 +327,33 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
     return quotes, warnings
 
 
-def _csv_records(path: Path, text: str
-                 ) -> tuple[list[str], list[tuple[int, dict[str, Any]]], dict[int, str], list[str]]:
-    delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
+def _delimiter(path: Path, text: str) -> str:
+    """A .tsv's tab; a .csv's comma, or the ';', tab or '|' its header line uses instead."""
+    if path.suffix.lower() == ".tsv":
+        return "\t"
     first = LINE_BREAK.split(text.lstrip("\r\n"), 1)[0]
-    if path.suffix.lower() == ".csv" and first.count(",") == 0:
-        for candidate in (";", "\t", "|"):
-            if candidate in first:
-                delimiter = candidate
-                break
-    # strict: an unclosed double quote is an error, not a cell that swallows the rows after it.
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-    records = []
+    if first.count(",") == 0:
+        return next((candidate for candidate in (";", "\t", "|") if candidate in first), ",")
+    return ","
+
+
+def _csv_records(path: Path, text: str, limits: ArchiveLimits
+                 ) -> tuple[list[str], Iterator[tuple[int, dict[str, Any]]], dict[int, str]]:
+    """The header, the records (read as they are taken, so that only the quotes made of them are kept) and
+    the rows that cannot be checked as read, filled in as the records are taken."""
+    delimiter = _delimiter(path, text)
+    rows = csv_rows(text, source=path, delimiter=delimiter, max_columns=limits.max_columns)
+    # The header is the first row that is not blank.
+    header_row, first = next(((n, cells) for n, _, cells in rows if any(v.strip() for v in cells)), (0, []))
+    if not first:
+        raise InputError(f"{path}: empty quote table; it needs a header row with a 'quote' column")
+    # A cell that the CSV writer of quoteverify (extract -o quotes.csv) kept from running as a formula reads
+    # as the text it was.
+    header = _column_names(map(spreadsheet_unsafe, first))
     problems: dict[int, str] = {}
-    row, line = 0, 0  # the last record read, and the line it ended on
-    try:
-        # The header is the first row that is not blank.
-        header_row, header = next(((n, values) for n, values in enumerate(reader, start=1)
-                                   if any(v.strip() for v in values)), (0, []))
-        if not header:
-            raise InputError(f"{path}: empty quote table; it needs a header row with a 'quote' column")
-        header = _column_names(header)
-        # A spreadsheet shows one row per record, however many lines its quoted
-        # cells span, so rows are counted by record, not by line.
-        row, line = header_row, reader.line_num
-        for row, values in enumerate(reader, start=header_row + 1):
-            line = reader.line_num
+
+    def records() -> Iterator[tuple[int, dict[str, Any]]]:
+        for row, _, values in rows:
             if not any(values):  # a blank line, or a row of empty cells: no quote at all
                 continue
             if any(v.strip() for v in values[len(header):]):
@@ -395,18 +361,16 @@ def _csv_records(path: Path, text: str
                 # which cut it short. Checking the cut quote could "verify" it.
                 problems[row] = (f"row has {len(values)} cells but the header has {len(header)} columns; "
                                  f"a cell holding {delimiter!r} must be in double quotes")
-            records.append((row, dict(zip(header, values))))
-    except csv.Error as exc:
-        if '"' in str(exc) or "end of data" in str(exc):
-            raise InputError(f"{path}: row {row + 1} (line {line + 1}): a double-quoted cell is not closed where "
-                             "it should be, so the rows after it would run together; close its \" (a \" inside "
-                             "a quoted cell is written \"\")") from None
-        raise InputError(f"{path}: line {reader.line_num}: not readable as CSV ({exc})") from None
-    warnings = []
-    if problems:
-        warnings.append(f"{path}: {len(problems)} row(s) have more cells than the header has columns "
-                        f"(first: row {min(problems)}); they are reported unverified, not checked")
-    return header, records, problems, warnings
+            yield row, dict(zip(header, map(spreadsheet_unsafe, values)))
+
+    return header, records(), problems
+
+
+def _csv_warnings(path: Path, problems: Mapping[int, str]) -> list[str]:
+    if not problems:
+        return []
+    return [f"{path}: {len(problems)} row(s) have more cells than the header has columns "
+            f"(first: row {min(problems)}); they are reported unverified, not checked"]
 
 
 def _xlsx_error(path: Path, exc: BaseException) -> InputError:
@@ -490,23 +454,23 @@ def _capped(path: Path, rows: Iterable[tuple], limits: ArchiveLimits) -> Iterato
         yield values
 
 
-def _jsonl_records(path: Path, text: str) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
-    header: list[str] = []
+def _jsonl_records(path: Path, text: str, limits: ArchiveLimits
+                   ) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
+    header: dict[str, None] = {}  # every key of every record, in the order first seen
     records = []
     for number, line in enumerate(LINE_BREAK.split(text), start=1):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}: line {number}: not valid JSON ({exc.msg}); one JSON object per line") from None
+            record = json_loads(line)
+        except DecodeError as exc:
+            raise InputError(f"{path}: line {number}: not valid JSON ({exc}); one JSON object per line") from None
         if not isinstance(record, dict):
             raise InputError(f"{path}: line {number}: expected a JSON object with a 'quote' field")
-        for key in record:
-            if key not in header:
-                header.append(key)
+        check_columns(path, number, len(record), limits)
+        header.update(dict.fromkeys(record))
         records.append((number, record))
-    return header, records
+    return list(header), records
 
 
 def _has_quote_column(text: str, columns: Mapping[str, str] | None) -> bool:
@@ -558,31 +522,41 @@ def load_quotes(path: str | Path, *, sheet: str | None = None, columns: Mapping[
                             project.warnings, info=project.convention)
     if sheet is not None and suffix != ".xlsx":
         raise InputError(f"{path}: --sheet '{sheet}' is for .xlsx quote tables; leave it out for a {suffix} file")
+    limits = limits or ArchiveLimits.of()
+    sha256 = sha256_bytes(data)
     warnings: list[str] = []
     problems: dict[int, str] = {}
+    records: Iterable[tuple[int, dict[str, Any]]]
     if suffix == ".xlsx":
-        header, records = _xlsx_records(path, data, sheet, columns, limits=limits or ArchiveLimits.of())
+        header, records = _xlsx_records(path, data, sheet, columns, limits=limits)
     else:
-        text, _ = _decode(path, data, warnings)
-        text = text.removeprefix("\ufeff")
-        if (suffix == ".txt" or (suffix in (".csv", ".tsv") and not _has_quote_column(text, columns))) and (
-                reason := _transcript_reason(text, header_found=suffix == ".txt")) is not None:
-            hint = "; a list of quotes that open with speaker labels goes in a CSV with a quote column" if (
-                suffix == ".txt") else ""
-            raise InputError(f"{path}: looks like a transcript ({reason}), not a quote table; give the quote "
-                             f"table last: quoteverify verify DOCS... QUOTES{hint}")
-        if suffix in (".csv", ".tsv"):
-            header, records, problems, more = _csv_records(path, text)
-            warnings += more
-        elif suffix == ".jsonl":
-            header, records = _jsonl_records(path, text)
-        else:
-            header = ["quote"]
-            records = [(n, {"quote": line}) for n, line in enumerate(LINE_BREAK.split(text), start=1)
-                       if line.strip()]
-    quotes, more = quotes_from_records(records, header, str(path), problems=problems, columns=columns)
+        header, records, problems = _text_records(path, data, columns, limits, warnings)
+    del data  # the records hold what is needed of it; a table's bytes need not stay as long as its quotes
+    quotes, more = quotes_from_records(records, header, str(path), problems=problems, columns=columns,
+                                       max_quotes=limits.max_quotes)
     used = tuple(resolve_columns(header, str(path), columns).items()) if suffix != ".txt" else ()
-    return LoadedQuotes(tuple(quotes), tuple(header), sha256_bytes(data), tuple(warnings + more), used)
+    return LoadedQuotes(tuple(quotes), tuple(header), sha256, tuple(warnings + more + _csv_warnings(path, problems)),
+                        used)
+
+
+def _text_records(path: Path, data: bytes, columns: Mapping[str, str] | None, limits: ArchiveLimits,
+                  warnings: list[str]) -> tuple[list[str], Iterable[tuple[int, dict[str, Any]]], dict[int, str]]:
+    """The header, records and unreadable rows of a .csv, .tsv, .jsonl or .txt quote table."""
+    suffix = path.suffix.lower()
+    text, _ = decode_text(path, data, warnings)
+    text = text.removeprefix("\ufeff")
+    if (suffix == ".txt" or (suffix in (".csv", ".tsv") and not _has_quote_column(text, columns))) and (
+            reason := _transcript_reason(text, header_found=suffix == ".txt")) is not None:
+        hint = "; a list of quotes that open with speaker labels goes in a CSV with a quote column" if (
+            suffix == ".txt") else ""
+        raise InputError(f"{path}: looks like a transcript ({reason}), not a quote table; give the quote "
+                         f"table last: quoteverify verify DOCS... QUOTES{hint}")
+    if suffix in (".csv", ".tsv"):
+        return _csv_records(path, text, limits)
+    if suffix == ".jsonl":
+        return (*_jsonl_records(path, text, limits), {})
+    lines = ((n, {"quote": line}) for n, line in enumerate(LINE_BREAK.split(text), start=1) if line.strip())
+    return ["quote"], lines, {}
 
 
 def _name_key(name: str) -> str:

@@ -398,7 +398,7 @@ def test_review_cli_writes_csv(workbook, tmp_path):
     assert outcome.exit_code == 0
     lines = out.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "quote_id,row,cell,status,decision,reviewer_note,problem"
-    assert any(line.startswith("q2,2,") and line.endswith(",verified,accept,\"- fine, checked\",") for line in lines)
+    assert any(line.startswith("q2,2,") and line.endswith(",verified,accept,\"'- fine, checked\",") for line in lines)
 
 
 def test_review_cli_without_output_writes_jsonl_to_stdout(workbook):
@@ -438,8 +438,7 @@ def test_review_cli_unknown_output_format(workbook, tmp_path):
     out = tmp_path / "reviewed.txt"
     outcome = CliRunner().invoke(main, ["review", str(workbook), "-o", str(out)])
     assert outcome.exit_code == 2
-    assert outcome.stderr == (f"Error: {out}: unknown format '.txt' for reviewed decisions; "
-                              "use .jsonl or .csv\n")
+    assert outcome.stderr == f"Error: -o {out}: unknown output format '.txt'; use .jsonl, .csv\n"
 
 
 def test_missing_decision_column_is_an_error(workbook):

@@ -191,7 +191,7 @@ def test_record_uses_the_default_store(corpus_dir: Path, quotes_csv: Path, tmp_p
     (["recheck", "9", "{docs}", "--store", "{store}", "-o", "{tmp}/e.csv"],
      "Error: {store}: no run 9 here; 'quoteverify runs --store {store}' lists the runs recorded\n"),
     (["recheck", "1", "{docs}", "--store", "{store}", "-o", "{tmp}/e.xlsx"],
-     "Error: {tmp}/e.xlsx: unknown output format '.xlsx'; use .csv, .json\n"),
+     "Error: -o {tmp}/e.xlsx: unknown output format '.xlsx'; use .csv, .json\n"),
     (["verify", "{docs}", "{quotes}", "--store", "{store}", "--record"],
      "Error: give --store TARGET or --record (the default store), not both\n"),
 ])
