@@ -288,7 +288,7 @@ def case_qdpx_duplicate_guid(folder: Path) -> list[list[str]]:
     two = "James: The training was useful, but it was far too short.\n"
     (folder / "project.qdpx").write_bytes(hostile.qdpx(
         [("SAME", "interview-01.txt", one), ("SAME", "interview-02.txt", two)],
-        [("S1", "SAME", 7, 48), ("S2", "SAME", 7, 57)]))
+        [("S1", 0, 7, 48), ("S2", 1, 7, 57)]))
     return [["verify", "project.qdpx", "--no-embed", "--no-cache", "-o", "r.jsonl"]]
 
 

@@ -116,6 +116,8 @@ class VerifyRequest:
 
 
 def _warn(console: Console, warnings: Sequence[str]) -> None:
+    # Once each: a QDA project read as documents and as quotes says the same things twice.
+    warnings = list(dict.fromkeys(warnings))
     for warning in warnings[:WARNINGS_SHOWN]:
         console.say(f"Warning: {warning}")
     if len(warnings) > WARNINGS_SHOWN:

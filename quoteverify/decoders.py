@@ -310,8 +310,9 @@ def _expanded_nodes(root: yaml.Node) -> int:
 def yaml_load(text: str) -> Any:
     """The value of a YAML document, read with the safe loader: nested at most MAX_DEPTH deep, at most
     MAX_YAML_NODES nodes with its aliases expanded; anything else is a DecodeError naming the line."""
-    loader = _BoundedLoader(text)
+    loader: _BoundedLoader | None = None
     try:
+        loader = _BoundedLoader(text)  # its reader already refuses control characters
         node = loader.get_single_node()
         if node is None:
             return None
@@ -330,7 +331,8 @@ def yaml_load(text: str) -> Any:
             raise DecodeError(f"a number of more than {sys.get_int_max_str_digits():,} digits") from None
         raise DecodeError(_cut(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def _cut(text: str) -> str:

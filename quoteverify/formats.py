@@ -59,7 +59,7 @@ def extract(path: Path, content: str | bytes, *, limits: ArchiveLimits | None = 
     if suffix == ".docx":
         return _docx(path, cast(bytes, content), limits)
     if suffix == ".pdf":
-        return _pdf(path, cast(bytes, content))
+        return _pdf(path, cast(bytes, content), limits or ArchiveLimits.of())
     return Extracted(cast(str, content))
 
 
@@ -183,7 +183,76 @@ class _Collected(logging.Handler):
         self.messages.append(" ".join(record.getMessage().split()))
 
 
-def _pdf(path: Path, data: bytes) -> Extracted:
+# The page content any PDF may unpack, whatever its size: the ratio limit counts past it.
+PDF_FLOOR = 1 << 20
+
+
+class _Budget:
+    """What reading a PDF's text may cost: the page content unpacked (each page's streams, and each form each
+    time it is drawn) up to limits.max_pdf_ratio times the file's size, and text up to limits.max_document_chars.
+    pypdf reads content at about 1.5 MB a second, so a 70 KB file whose 100 pages draw one 2 MB stream, or one
+    page that draws a form 5,000 times, would take minutes and gigabytes."""
+
+    def __init__(self, path: Path, size: int, limits: ArchiveLimits) -> None:
+        self.path, self.limits = path, limits
+        self.bytes_left = max(PDF_FLOOR, limits.max_pdf_ratio * size)
+        self.allowed = self.bytes_left
+        self.chars = 0
+
+    def spend(self, content: int) -> None:
+        self.bytes_left -= content
+        if self.bytes_left < 0:
+            raise InputError(f"{self.path}: refused: its pages draw more than {self.allowed:,.0f} bytes of content, "
+                             f"over {self.limits.max_pdf_ratio:g} times its size (limits.max_pdf_ratio in --config), "
+                             "as PDFs built to exhaust a reader do; save it again as PDF, or raise the limit")
+
+    def text(self, chars: int) -> None:
+        self.chars += chars
+        if self.chars > self.limits.max_document_chars:
+            raise InputError(f"{self.path}: refused: its text runs past {self.limits.max_document_chars:,} characters "
+                             "(limits.max_document_chars in --config); split it, or raise the limit")
+
+
+def _stream_size(stream) -> int:
+    """The unpacked size of a content stream, or of each of a page's array of them (pypdf keeps it once read)."""
+    stream = stream.get_object() if stream is not None else None
+    if stream is None:
+        return 0
+    if isinstance(stream, list):
+        return sum(_stream_size(part) for part in stream)
+    return len(stream.get_data()) if hasattr(stream, "get_data") else 0
+
+
+def _forms(resources, found: dict[str, int], depth: int = 0) -> dict[str, int]:
+    """The unpacked size of each form a page may draw, by name, its forms' own forms included."""
+    resources = resources.get_object() if resources is not None else None
+    xobjects = resources.get("/XObject") if hasattr(resources, "get") else None
+    xobjects = xobjects.get_object() if xobjects is not None else None
+    if xobjects is None or not hasattr(xobjects, "items") or depth > 8:
+        return found
+    for name, reference in xobjects.items():
+        form = reference.get_object()
+        if hasattr(form, "get") and form.get("/Subtype") == "/Form" and name not in found:
+            found[name] = _stream_size(form)
+            _forms(form.get("/Resources"), found, depth + 1)
+    return found
+
+
+def _page_text(page, budget: _Budget) -> str:
+    """One page's text, its content paid for before pypdf reads it, and each form as it is drawn."""
+    budget.spend(_stream_size(page.get("/Contents")))
+    forms = _forms(page.get("/Resources"), {})
+
+    def drawn(operator: bytes, operands, cm, tm) -> None:
+        if operator == b"Do" and operands:
+            budget.spend(forms.get(str(operands[0]), 0))
+
+    text = (page.extract_text(visitor_operand_before=drawn if forms else None) or "").rstrip()
+    budget.text(len(text) + 1)
+    return text
+
+
+def _pdf(path: Path, data: bytes, limits: ArchiveLimits) -> Extracted:
     # pypdf is needed only for .pdf documents.
     from pypdf import PdfReader
 
@@ -191,13 +260,14 @@ def _pdf(path: Path, data: bytes) -> Extracted:
     collected = _Collected()
     logger.addHandler(collected)
     propagate, logger.propagate = logger.propagate, False
+    budget = _Budget(path, len(data), limits)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             reader = PdfReader(io.BytesIO(data))
             if reader.is_encrypted and not reader.decrypt(""):
                 raise InputError(f"{path}: the PDF is encrypted; save a copy without a password")
-            pages = [(page.extract_text() or "").rstrip() for page in reader.pages]
+            pages = [_page_text(page, budget) for page in reader.pages]
         collected.messages += [" ".join(str(w.message).split()) for w in caught]
     except InputError:
         raise

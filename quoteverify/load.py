@@ -20,6 +20,7 @@ import math
 import os
 import re
 import stat
+import zipfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -143,7 +144,8 @@ def _not_a_file(path: Path, wanted: str) -> str:
 
 def load_documents(paths: Iterable[str | Path], *, limits: ArchiveLimits | None = None) -> LoadedDocuments:
     """Read documents from files and folders; ids are file stems and must be unique. ``limits``: what
-    a .docx may cost to unzip (default: the config's)."""
+    one document may cost to read (default: the config's)."""
+    limits = limits or ArchiveLimits.of()
     warnings: list[str] = []
     documents: list[Document] = []
     seen: dict[str, Path] = {}
@@ -152,43 +154,59 @@ def load_documents(paths: Iterable[str | Path], *, limits: ArchiveLimits | None 
         raise InputError(f"no documents given; give files or folders of {', '.join(DOCUMENT_SUFFIXES)} documents")
     for path in files:
         if path.suffix.lower() == PROJECT_SUFFIX:
-            project = read_qdpx(path)
+            project = read_qdpx(path, limits=limits)
             warnings.extend(project.warnings)
-            for document in project.documents:
-                if document.doc_id in seen:
-                    raise InputError(f"{path}: source '{document.doc_id}' has the id of {seen[document.doc_id]} "
-                                     "too; rename one of them")
-                seen[document.doc_id] = path
-                documents.append(document)
-            continue
-        doc_id = path.stem
-        if doc_id in seen:
-            raise InputError(f"{path}: document id '{doc_id}' is also the id of {seen[doc_id]}; "
-                             "rename one of them (ids are file names without the extension)")
-        seen[doc_id] = path
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
-        if path.suffix.lower() in BINARY_SUFFIXES:
-            extracted, encoding = extract(path, data, limits=limits), path.suffix.lower().lstrip(".")
+            read: tuple[Document, ...] = project.documents
         else:
-            text, encoding = decode_text(path, data, warnings)
-            if (kind := own_output(text)) is not None:
-                warnings.append(f"{path}: written by quoteverify (its {kind}), not a source document; left out of "
-                                "the documents (keep outputs outside the documents folder)")
-                continue
-            extracted = extract(path, text)
-        warnings.extend(extracted.warnings)
-        text = extracted.text
-        if not text.strip():
-            warnings.append(f"{path}: empty document, skipped")
-            continue
-        documents.append(Document(doc_id, str(path), text, sha256_bytes(data), encoding, extracted.cues))
+            document = _document(path, limits, warnings)
+            read = (document,) if document is not None else ()
+        for document in read:
+            if document.doc_id in seen:
+                what = "source" if path.suffix.lower() == PROJECT_SUFFIX else "document id"
+                raise InputError(f"{path}: {what} '{document.doc_id}' is also the id of {seen[document.doc_id]}; "
+                                 "rename one of them (ids are file names without the extension)")
+            seen[document.doc_id] = path
+            documents.append(document)
     if not documents:
         raise InputError("no usable documents: every document given is empty")
     documents.sort(key=lambda d: d.doc_id)
     return LoadedDocuments(tuple(documents), tuple(warnings))
+
+
+def _document(path: Path, limits: ArchiveLimits, warnings: list[str]) -> Document | None:
+    """One document file as a Document; None, with a warning, when it is empty or an output of quoteverify."""
+    try:
+        size = path.stat().st_size
+        # A character takes a byte at least and four at most: no need to read what cannot fit.
+        if size > 4 * limits.max_document_chars:
+            _too_long(path, limits)
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
+    if path.suffix.lower() in BINARY_SUFFIXES:
+        extracted, encoding = extract(path, data, limits=limits), path.suffix.lower().lstrip(".")
+    else:
+        text, encoding = decode_text(path, data, warnings)
+        if len(text) > limits.max_document_chars:
+            _too_long(path, limits)
+        if (kind := own_output(text)) is not None:
+            warnings.append(f"{path}: written by quoteverify (its {kind}), not a source document; left out of "
+                            "the documents (keep outputs outside the documents folder)")
+            return None
+        extracted = extract(path, text)
+    warnings.extend(extracted.warnings)
+    if not extracted.text.strip():
+        warnings.append(f"{path}: empty document, skipped")
+        return None
+    if len(extracted.text) > limits.max_document_chars:
+        _too_long(path, limits)
+    return Document(path.stem, str(path), extracted.text, sha256_bytes(data), encoding, extracted.cues)
+
+
+def _too_long(path: Path, limits: ArchiveLimits) -> None:
+    raise InputError(f"{path}: refused: its text runs past {limits.max_document_chars:,} characters "
+                     "(limits.max_document_chars in --config; a 100 MB transcript takes some 4 GB to search); "
+                     "split it, or raise the limit")
 
 
 def _key(name: Any) -> str:
@@ -301,7 +319,7 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
     for row, record in records:
         if max_quotes is not None and len(quotes) >= max_quotes:
             raise InputError(f"{source}: refused: more than {max_quotes:,} quotes (limits.max_quotes in --config; "
-                             "each needs some 10 KB of memory while checked); split the table, or raise the limit")
+                             "each needs some 17 KB of memory while checked); split the table, or raise the limit")
         text = _cell_text(record.get(quote_col) if quote_col is not None else None)
         qid = _cell_text(record.get(cols["quote_id"])).strip() if cols["quote_id"] else ""
         qid = qid or f"row{row}"
@@ -366,9 +384,13 @@ def _csv_records(path: Path, text: str, limits: ArchiveLimits
     return header, records(), problems
 
 
-def _csv_warnings(path: Path, problems: Mapping[int, str]) -> list[str]:
+def _row_warnings(path: Path, problems: Mapping[int, str]) -> list[str]:
+    """One warning for the rows that cannot be checked as read (they are reported unverified, with the reason)."""
     if not problems:
         return []
+    if path.suffix.lower() == ".xlsx":
+        return [f"{path}: {len(problems)} quote cell(s) are formulas with no value saved (first: row "
+                f"{min(problems)}); they are reported unverified, not checked"]
     return [f"{path}: {len(problems)} row(s) have more cells than the header has columns "
             f"(first: row {min(problems)}); they are reported unverified, not checked"]
 
@@ -382,8 +404,9 @@ def _xlsx_error(path: Path, exc: BaseException) -> InputError:
                       "open it in Excel and save it again, or export the sheet as CSV")
 
 
-def _open_workbook(path: Path, data: bytes, limits: ArchiveLimits):
-    """The workbook, read-only, once it is known to be a zip that openpyxl parses with defusedxml."""
+def _open_workbook(path: Path, data: bytes, limits: ArchiveLimits, *, values: bool = True):
+    """The workbook, read-only, once it is known to be a zip that openpyxl parses with defusedxml: each cell
+    as the value Excel last saved for it (``values``), or a formula cell as its formula."""
     # openpyxl takes half a second to import; only workbooks need it.
     import openpyxl
 
@@ -397,28 +420,37 @@ def _open_workbook(path: Path, data: bytes, limits: ArchiveLimits):
                          "hostile XML; unset it")
     check_archive(path, data, limits)
     try:
-        return openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
+        return openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=values)
     except InputError:
         raise
     except Exception as exc:  # openpyxl raises many types for damaged or hostile files
         raise _xlsx_error(path, exc) from None
 
 
+def _sheet(path: Path, book, sheet: str | None):
+    """The worksheet to read: the first, or the one named."""
+    if sheet is None and not book.worksheets:
+        raise InputError(f"{path}: no worksheet in this workbook, only charts")
+    ws = book.worksheets[0] if sheet is None else book[sheet] if sheet in book.sheetnames else None
+    if ws is None:
+        raise InputError(f"{path}: no sheet named '{sheet}'; sheets: {', '.join(book.sheetnames)}")
+    if not hasattr(ws, "iter_rows"):
+        raise InputError(f"{path}: sheet '{sheet}' is a chart, not a table; "
+                         f"choose another with --sheet (sheets: {', '.join(book.sheetnames)})")
+    # Rows as wide as their cells, not as the sheet's <dimension> claims (16,384 columns of nothing).
+    ws.reset_dimensions()
+    return ws
+
+
 def _xlsx_records(path: Path, data: bytes, sheet: str | None, columns: Mapping[str, str] | None = None, *,
-                  limits: ArchiveLimits) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
+                  limits: ArchiveLimits) -> tuple[list[str], list[tuple[int, dict[str, Any]]], dict[int, str]]:
+    """The header, the records (each formula cell as the value Excel saved for it) and the rows whose quote is
+    a formula with no value saved."""
     book = _open_workbook(path, data, limits)
     try:
-        if sheet is None and not book.worksheets:
-            raise InputError(f"{path}: no worksheet in this workbook, only charts")
-        ws = book.worksheets[0] if sheet is None else book[sheet] if sheet in book.sheetnames else None
-        if ws is None:
-            raise InputError(f"{path}: no sheet named '{sheet}'; sheets: {', '.join(book.sheetnames)}")
-        if not hasattr(ws, "iter_rows"):
-            raise InputError(f"{path}: sheet '{sheet}' is a chart, not a table; "
-                             f"choose another with --sheet (sheets: {', '.join(book.sheetnames)})")
+        ws = _sheet(path, book, sheet)
+        formulas = _unsaved_formulas(path, data, ws.title, limits)
         # Sheets are parsed lazily, so a damaged or hostile sheet fails here, not on opening.
-        # Rows as wide as their cells, not as the sheet's <dimension> claims (16,384 columns of nothing).
-        ws.reset_dimensions()
         rows = enumerate(_capped(path, ws.iter_rows(values_only=True), limits), start=1)
         header_row, first = next(((n, values) for n, values in rows
                                   if any(v is not None and str(v).strip() for v in values)), (0, ()))
@@ -432,7 +464,8 @@ def _xlsx_records(path: Path, data: bytes, sheet: str | None, columns: Mapping[s
                              f"other sheets: {others}; choose one with --sheet")
         records = []
         for number, values in rows:
-            if all(v is None or v == "" for v in values):  # a blank row; a cell of spaces is an empty quote
+            # A blank row; a cell of spaces is an empty quote, and a formula without its value is not nothing.
+            if all(v is None or v == "" for v in values) and number not in formulas:
                 continue
             record = dict(zip(header, values))
             # Cells right of the header's last column are kept, named by position.
@@ -445,7 +478,55 @@ def _xlsx_records(path: Path, data: bytes, sheet: str | None, columns: Mapping[s
         raise _xlsx_error(path, exc) from None
     finally:
         book.close()
-    return header, records
+    return header, records, _formula_problems(path, header, records, formulas, columns)
+
+
+# A formula element in a worksheet's XML (<f>, <f t="shared" ...>, or with a namespace prefix).
+_FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
+
+
+def _unsaved_formulas(path: Path, data: bytes, title: str, limits: ArchiveLimits) -> dict[int, dict[int, str]]:
+    """Row -> column index -> formula, for the cells that hold a formula with no value saved (the file was not
+    saved by a program that computes them). Read a second time only when the workbook has formulas at all."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        if not any(_FORMULA.search(archive.read(m)) for m in archive.namelist() if m.startswith("xl/worksheets/")):
+            return {}
+    saved = _open_workbook(path, data, limits)
+    book = _open_workbook(path, data, limits, values=False)
+    try:
+        pairs = zip(_sheet(path, saved, title).iter_rows(values_only=True),
+                    _capped(path, _sheet(path, book, title).iter_rows(values_only=True), limits))
+        found: dict[int, dict[int, str]] = {}
+        for number, (values, cells) in enumerate(pairs, start=1):
+            unsaved = {k: cell for k, (value, cell) in enumerate(zip(values, cells))
+                       if value is None and isinstance(cell, str) and cell.startswith("=")}
+            if unsaved:
+                found[number] = unsaved
+        return found
+    finally:
+        book.close()
+        saved.close()
+
+
+def _formula_problems(path: Path, header: list[str], records: list[tuple[int, dict[str, Any]]],
+                      formulas: Mapping[int, Mapping[int, str]], columns: Mapping[str, str] | None) -> dict[int, str]:
+    """Why each row whose quote cell is an unsaved formula cannot be checked: it would be an empty quote."""
+    if not formulas:
+        return {}
+    index = header.index(resolve_columns(header, str(path), columns)["quote"] or "")
+    return {n: f"cell {_column_letter(index)}{n} holds the formula {formulas[n][index][:60]} and no value saved for it "
+               "(the file was not saved by a program that computes formulas); open it in Excel and save it, or "
+               "paste the values" for n, _ in records if index in formulas.get(n, {})}
+
+
+def _column_letter(index: int) -> str:
+    """The spreadsheet name of the column at 0-based ``index``: A, B, ..., Z, AA, ..."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
 
 
 def _capped(path: Path, rows: Iterable[tuple], limits: ArchiveLimits) -> Iterator[tuple]:
@@ -516,26 +597,26 @@ def load_quotes(path: str | Path, *, sheet: str | None = None, columns: Mapping[
         raise InputError(f"{path}: no such quote table") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
+    limits = limits or ArchiveLimits.of()
     if suffix == PROJECT_SUFFIX:
-        project = read_qdpx(path)
+        project = read_qdpx(path, limits=limits)
         return LoadedQuotes(project.quotes, ("qda_guid", "codes", "memo"), sha256_bytes(data),
                             project.warnings, info=project.convention)
     if sheet is not None and suffix != ".xlsx":
         raise InputError(f"{path}: --sheet '{sheet}' is for .xlsx quote tables; leave it out for a {suffix} file")
-    limits = limits or ArchiveLimits.of()
     sha256 = sha256_bytes(data)
     warnings: list[str] = []
     problems: dict[int, str] = {}
     records: Iterable[tuple[int, dict[str, Any]]]
     if suffix == ".xlsx":
-        header, records = _xlsx_records(path, data, sheet, columns, limits=limits)
+        header, records, problems = _xlsx_records(path, data, sheet, columns, limits=limits)
     else:
         header, records, problems = _text_records(path, data, columns, limits, warnings)
     del data  # the records hold what is needed of it; a table's bytes need not stay as long as its quotes
     quotes, more = quotes_from_records(records, header, str(path), problems=problems, columns=columns,
                                        max_quotes=limits.max_quotes)
     used = tuple(resolve_columns(header, str(path), columns).items()) if suffix != ".txt" else ()
-    return LoadedQuotes(tuple(quotes), tuple(header), sha256, tuple(warnings + more + _csv_warnings(path, problems)),
+    return LoadedQuotes(tuple(quotes), tuple(header), sha256, tuple(warnings + more + _row_warnings(path, problems)),
                         used)
 
 

@@ -275,15 +275,16 @@ def yaml_deep(depth: int = 20_000) -> str:
     return "window: " + "[" * depth + "]" * depth + "\n"
 
 
-def qdpx(sources: list[tuple[str, str, str]], segments: list[tuple[str, str, int, int]], *,
-         codes: list[tuple[str, str]] = ()) -> bytes:
-    """A REFI-QDA project: sources (guid, name, text, inline), segments (guid, source guid, start, end)."""
+def qdpx(sources: list[tuple[str, str, str]], segments: list[tuple[str, int, int, int]], *,
+         codes: tuple[tuple[str, str], ...] = ()) -> bytes:
+    """A REFI-QDA project: sources (guid, name, text, written inline), segments (guid, the source's place in
+    ``sources``, start, end), codes (guid, name)."""
     from xml.sax.saxutils import escape, quoteattr
 
     body = []
-    for guid, name, text in sources:
+    for k, (guid, name, text) in enumerate(sources):
         selections = "".join(f'<PlainTextSelection guid="{g}" name="s" startPosition="{a}" endPosition="{b}"/>'
-                             for g, source, a, b in segments if source == guid)
+                             for g, source, a, b in segments if source == k)
         body.append(f'<TextSource guid="{guid}" name={quoteattr(name)}><PlainTextContent>{escape(text)}'
                     f"</PlainTextContent>{selections}</TextSource>")
     book = "".join(f'<Code guid="{g}" name={quoteattr(n)} isCodable="true"/>' for g, n in codes)
@@ -306,11 +307,11 @@ def qdpx_many_segments(segments: int = 300_000) -> bytes:
 def xlsx_formula_quote(cached: str | None) -> bytes:
     """A quote table whose quote cell B2 is the formula =C2, its value as Excel saved it (``cached``; None:
     saved by a program that computes no values)."""
-    members = plain_xlsx(0, header=("quote_id", "quote", "source"))
+    members = plain_xlsx(0, header=("quote_id", "quote", "origin"))
     head, tail = _sheet_parts(members["xl/worksheets/sheet1.xml"])
     value = f"<v>{cached}</v>" if cached is not None else ""
     row = ('<row r="1"><c r="A1" t="inlineStr"><is><t>quote_id</t></is></c><c r="B1" t="inlineStr"><is><t>quote</t>'
-           '</is></c><c r="C1" t="inlineStr"><is><t>source</t></is></c></row>'
+           '</is></c><c r="C1" t="inlineStr"><is><t>origin</t></is></c></row>'
            '<row r="2"><c r="A2" t="inlineStr"><is><t>q1</t></is></c>'
            f'<c r="B2" t="str"><f>C2</f>{value}</c>'
            '<c r="C2" t="inlineStr"><is><t>We lost 15 volunteers in the first month</t></is></c></row>')
