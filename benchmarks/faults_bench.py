@@ -444,6 +444,12 @@ def case_csv_big_field(folder: Path) -> list[list[str]]:
     return [[*VERIFY, "-o", "r.jsonl"]]
 
 
+def case_long_quote(folder: Path) -> list[list[str]]:
+    corpus(folder, "quote_id,quote\nq1,\"" + "We lost 15 volunteers. " * 45_000 + "\"\nq2,it was harder than we "
+                   "expected\n")
+    return [[*VERIFY, "-o", "r.jsonl"]]
+
+
 def case_decisions_big_field(folder: Path) -> list[list[str]]:
     (folder / "d.csv").write_text(DECISIONS_HEADER + 'q1,2,review,accept,"' + "x" * 200_000 + '",f\r\n',
                                   encoding="utf-8")
@@ -549,6 +555,8 @@ def cases() -> list[Case]:
         Case("pdf_page_reuse", _document_case("bomb.pdf", hostile.pdf_page_reuse), refused_or(ran_ok)),
         Case("pdf_dense_300kb", _document_case("dense.pdf", hostile.pdf_dense), refused_or(ran_ok)),
         Case("pdf_form_reuse", _document_case("forms.pdf", hostile.pdf_form_reuse), refused_or(ran_ok)),
+        Case("pdf_cmap_reuse", _document_case("cmaps.pdf", hostile.pdf_cmap_reuse), refused_or(ran_ok)),
+        Case("quote_1m_chars", case_long_quote, refused_or(ran_ok)),
         Case("srt_markup_100kb", _document_case("cues.srt", lambda: hostile.subtitles_markup("srt", 100_000)),
              refused_or(ran_ok)),
         Case("vtt_voice_200kb", _document_case("cues.vtt", lambda: hostile.subtitles_markup("vtt", 200_000)),

@@ -35,6 +35,7 @@ class ArchiveLimits:
     max_document_chars: int
     max_pdf_ratio: float
     max_quotes: int
+    max_quote_chars: int
 
     @classmethod
     def of(cls, config: Any = None) -> ArchiveLimits:

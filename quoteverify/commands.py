@@ -281,6 +281,7 @@ def _check_verify_outputs(request: VerifyRequest, paths: tuple[Path, ...]) -> No
     guard.check(request.findings_path, option="--findings", suffixes=FINDINGS_FORMATS)
     guard.check(request.report_path, option="--report", suffixes=REPORT_FORMATS)
     guard.check(request.cards_path, option="--cards", suffixes=CARDS_FORMATS)
+    guard.check(request.cache_dir, option="--cache-dir", writable=False)
 
 
 def _prepare(request: VerifyRequest, paths: tuple[Path, ...], checked_at: datetime, console: Console) -> _Prepared:
@@ -516,7 +517,8 @@ def extract(request: ExtractRequest, console: Console) -> Outcome:
     guard.check(request.output, option="-o", suffixes=QUOTE_TABLE_FORMATS)
     config = load_config(request.config_path,
                          {"extract": {"min_words": request.min_words}} if request.min_words is not None else None)
-    extraction = extract_quotes(request.manuscript, min_words=config.extract.min_words)
+    extraction = extract_quotes(request.manuscript, min_words=config.extract.min_words,
+                                limits=ArchiveLimits.of(config))
     for warning in extraction.warnings:
         console.say(f"Warning: {warning}")
     if request.output is not None:

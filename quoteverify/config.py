@@ -169,6 +169,7 @@ class LimitsConfig:
     max_document_chars: int = field(metadata=between(1, 1 << 40))
     max_pdf_ratio: float = field(metadata=between(1.0, 1e9))
     max_quotes: int = field(metadata=between(1, 1 << 40))
+    max_quote_chars: int = field(metadata=between(1, 1 << 40))
 
 
 @dataclass(frozen=True)

@@ -24,6 +24,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .archive import ArchiveLimits
 from .decoders import decode_text
 from .display import utf8
 from .errors import InputError
@@ -266,11 +267,11 @@ def _is_block(paragraph) -> bool:
     return (_inherited(paragraph, "left_indent") or 0) > 0 and first_line >= 0  # hanging: a reference list
 
 
-def _docx_paragraphs(path: Path, warnings: list[str]) -> list[_Paragraph]:
+def _docx_paragraphs(path: Path, warnings: list[str], limits: ArchiveLimits) -> list[_Paragraph]:
     # python-docx (and lxml under it) is needed only for .docx files.
     from docx.table import Table
 
-    document = open_docx(path, path.read_bytes())
+    document = open_docx(path, path.read_bytes(), limits)
     warnings.extend(docx_warnings(path, document))
     paragraphs: list[_Paragraph] = []
     tables = numbered = 0  # paragraphs are numbered as Word would count them, leaving out empty ones
@@ -287,8 +288,9 @@ def _docx_paragraphs(path: Path, warnings: list[str]) -> list[_Paragraph]:
     return paragraphs
 
 
-def extract_quotes(path: str | Path, *, min_words: int) -> Extraction:
-    """The quoted passages of a manuscript (.docx, .md or .txt), with their participant tags."""
+def extract_quotes(path: str | Path, *, min_words: int, limits: ArchiveLimits | None = None) -> Extraction:
+    """The quoted passages of a manuscript (.docx, .md or .txt), with their participant tags; ``limits``: what
+    reading it may cost (default: the config's)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in MANUSCRIPT_SUFFIXES:
@@ -297,10 +299,14 @@ def extract_quotes(path: str | Path, *, min_words: int) -> Extraction:
     if not path.is_file():
         raise InputError(f"{path}: no such manuscript")
     warnings: list[str] = []
+    limits = limits or ArchiveLimits.of()
     if suffix == ".docx":
-        paragraphs = _docx_paragraphs(path, warnings)
+        paragraphs = _docx_paragraphs(path, warnings, limits)
     else:
         text, _ = decode_text(path, path.read_bytes(), warnings)
+        if len(text) > limits.max_document_chars:
+            raise InputError(f"{path}: refused: its text runs past {limits.max_document_chars:,} characters "
+                             "(limits.max_document_chars in --config); split it, or raise the limit")
         paragraphs = _text_paragraphs(text.removeprefix("\ufeff"), markdown=suffix == ".md")
     return _quotes_in(paragraphs, source=str(path), min_words=min_words, warnings=tuple(warnings))
 

@@ -188,8 +188,9 @@ PDF_FLOOR = 1 << 20
 
 
 class _Budget:
-    """What reading a PDF's text may cost: the page content unpacked (each page's streams, and each form each
-    time it is drawn) up to limits.max_pdf_ratio times the file's size, and text up to limits.max_document_chars.
+    """What reading a PDF's text may cost: the page content unpacked (each page's streams and its fonts' character
+    maps, and each form each time it is drawn) up to limits.max_pdf_ratio times the file's size, and text up to
+    limits.max_document_chars.
     pypdf reads content at about 1.5 MB a second, so a 70 KB file whose 100 pages draw one 2 MB stream, or one
     page that draws a form 5,000 times, would take minutes and gigabytes."""
 
@@ -238,9 +239,24 @@ def _forms(resources, found: dict[str, int], depth: int = 0) -> dict[str, int]:
     return found
 
 
+def _cmaps(resources) -> int:
+    """The unpacked size of the character maps (/ToUnicode) of a page's fonts, which pypdf reads for its text."""
+    resources = resources.get_object() if resources is not None else None
+    fonts = resources.get("/Font") if hasattr(resources, "get") else None
+    fonts = fonts.get_object() if fonts is not None else None
+    if fonts is None or not hasattr(fonts, "values"):
+        return 0
+    total = 0
+    for reference in fonts.values():
+        font = reference.get_object()
+        total += _stream_size(font.get("/ToUnicode")) if hasattr(font, "get") else 0
+    return total
+
+
 def _page_text(page, budget: _Budget) -> str:
-    """One page's text, its content paid for before pypdf reads it, and each form as it is drawn."""
-    budget.spend(_stream_size(page.get("/Contents")))
+    """One page's text, its content and its fonts' character maps paid for before pypdf reads them, and each
+    form as it is drawn."""
+    budget.spend(_stream_size(page.get("/Contents")) + _cmaps(page.get("/Resources")))
     forms = _forms(page.get("/Resources"), {})
 
     def drawn(operator: bytes, operands, cm, tm) -> None:

@@ -205,8 +205,7 @@ def _document(path: Path, limits: ArchiveLimits, warnings: list[str]) -> Documen
 
 def _too_long(path: Path, limits: ArchiveLimits) -> None:
     raise InputError(f"{path}: refused: its text runs past {limits.max_document_chars:,} characters "
-                     "(limits.max_document_chars in --config; a 100 MB transcript takes some 4 GB to search); "
-                     "split it, or raise the limit")
+                     "(limits.max_document_chars in --config); split it, or raise the limit")
 
 
 def _key(name: Any) -> str:
@@ -302,14 +301,15 @@ def _finding_confidence(value: Any, source: str, row: int) -> float | None:
 
 def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: list[str],
                         source: str, *, problems: Mapping[int, str] | None = None,
-                        columns: Mapping[str, str] | None = None, max_quotes: int | None = None
+                        columns: Mapping[str, str] | None = None, limits: ArchiveLimits | None = None
                         ) -> tuple[list[Quote], list[str]]:
     """Quotes from (row number, record) pairs; every record yields one quote.
 
     ``problems``: rows that cannot be checked as read (row number -> why); they
     are kept, unverified, with that reason. ``columns``: as for resolve_columns.
-    ``max_quotes``: more records than this stop the reading with an InputError
-    (limits.max_quotes), before memory runs out."""
+    ``limits``: more records than limits.max_quotes stop the reading with an
+    InputError, before memory runs out; a quote longer than
+    limits.max_quote_chars is kept, unverified, with the reason."""
     cols = resolve_columns(header, source, columns)
     quote_col = cols["quote"]
     used = {c for c in cols.values() if c is not None}
@@ -317,9 +317,10 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
     warnings: list[str] = []
     ids: dict[str, int] = {}
     for row, record in records:
-        if max_quotes is not None and len(quotes) >= max_quotes:
-            raise InputError(f"{source}: refused: more than {max_quotes:,} quotes (limits.max_quotes in --config; "
-                             "each needs some 17 KB of memory while checked); split the table, or raise the limit")
+        if limits is not None and len(quotes) >= limits.max_quotes:
+            raise InputError(f"{source}: refused: more than {limits.max_quotes:,} quotes (limits.max_quotes in "
+                             "--config; each needs some 17 KB of memory while checked); split the table, or raise "
+                             "the limit")
         text = _cell_text(record.get(quote_col) if quote_col is not None else None)
         qid = _cell_text(record.get(cols["quote_id"])).strip() if cols["quote_id"] else ""
         qid = qid or f"row{row}"
@@ -333,6 +334,9 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
         ids[qid] = ids.get(qid, 1)
         extra = tuple((str(k), _cell_text(v)) for k, v in record.items() if k not in used and k is not None)
         problem = (problems or {}).get(row) or ("" if text.strip() else "empty quote: nothing to verify")
+        if limits is not None and len(text) > limits.max_quote_chars and not problem:
+            problem = (f"a quote of {len(text):,} characters, more than limits.max_quote_chars "
+                       f"({limits.max_quote_chars:,}): not checked; split it into quotes of its own")
         quotes.append(Quote(
             row=row, quote_id=qid, text=text,
             claimed_document=_cell_text(record.get(cols["document"])).strip() if cols["document"] else "",
@@ -614,7 +618,7 @@ def load_quotes(path: str | Path, *, sheet: str | None = None, columns: Mapping[
         header, records, problems = _text_records(path, data, columns, limits, warnings)
     del data  # the records hold what is needed of it; a table's bytes need not stay as long as its quotes
     quotes, more = quotes_from_records(records, header, str(path), problems=problems, columns=columns,
-                                       max_quotes=limits.max_quotes)
+                                       limits=limits)
     used = tuple(resolve_columns(header, str(path), columns).items()) if suffix != ".txt" else ()
     return LoadedQuotes(tuple(quotes), tuple(header), sha256, tuple(warnings + more + _row_warnings(path, problems)),
                         used)
@@ -626,6 +630,8 @@ def _text_records(path: Path, data: bytes, columns: Mapping[str, str] | None, li
     suffix = path.suffix.lower()
     text, _ = decode_text(path, data, warnings)
     text = text.removeprefix("\ufeff")
+    if len(text) > limits.max_document_chars:
+        _too_long(path, limits)
     if (suffix == ".txt" or (suffix in (".csv", ".tsv") and not _has_quote_column(text, columns))) and (
             reason := _transcript_reason(text, header_found=suffix == ".txt")) is not None:
         hint = "; a list of quotes that open with speaker labels goes in a CSV with a quote column" if (

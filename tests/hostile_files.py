@@ -181,11 +181,13 @@ def xlsx_bomb(gigabytes: float = 2.0, header=("quote_id", "quote")) -> bytes:
 # --- round two: documents, tables, JSON, YAML and projects built to cost too much or mislead -------------
 
 
-def pdf(content: bytes, *, pages: int = 1, forms: dict[str, bytes] | None = None) -> bytes:
+def pdf(content: bytes, *, pages: int = 1, forms: dict[str, bytes] | None = None, cmap: bytes = b"") -> bytes:
     """A PDF whose ``pages`` all draw one compressed content stream (reused, as a bomb reuses it), with
-    Helvetica as /F1 and each of ``forms`` (name -> content) as a form XObject."""
+    Helvetica as /F1 (its character map ``cmap``, if given) and each of ``forms`` (name -> content) as a form
+    XObject."""
     forms = forms or {}
-    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"", b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    font = b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica" + (b" /ToUnicode 5 0 R" if cmap else b"") + b" >>"
+    objects = [b"<< /Type /Catalog /Pages 2 0 R >>", b"", font]
 
     def stream(data: bytes, head: bytes = b"") -> bytes:
         packed = zlib.compress(data, 9)
@@ -193,6 +195,8 @@ def pdf(content: bytes, *, pages: int = 1, forms: dict[str, bytes] | None = None
                 + packed + b"\nendstream")
 
     objects.append(stream(content))
+    if cmap:
+        objects.append(stream(cmap))  # object 5
     names = []
     for name, body in forms.items():
         objects.append(stream(body, b"/Type /XObject /Subtype /Form /BBox [0 0 612 792] "
@@ -238,6 +242,14 @@ def pdf_dense(lines: int = 120_000) -> bytes:
 def pdf_form_reuse(invocations: int = 2000, lines: int = 5000) -> bytes:
     """One page drawing one text form XObject ``invocations`` times."""
     return pdf(b"/Fm1 Do\n" * invocations, forms={"Fm1": text_ops(lines)})
+
+
+def pdf_cmap_reuse(pages: int = 300, entries: int = 20_000) -> bytes:
+    """Pages whose one font carries a character map of ``entries`` lines, read again for every page."""
+    body = b"".join(f"<{k % 256:02X}> <{k:04X}>\n".encode() for k in range(entries))
+    cmap = (b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <00> <FF> "
+            b"endcodespacerange " + str(entries).encode() + b" beginbfchar\n" + body + b"endbfchar endcmap end end\n")
+    return pdf(text_ops(5), pages=pages, cmap=cmap)
 
 
 def subtitles_markup(kind: str = "srt", size: int = 100_000) -> str:

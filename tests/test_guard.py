@@ -84,6 +84,8 @@ CASES = [
      f"--store docs/runs.sqlite: is inside the documents folder docs, {INSIDE}"),
     ("verify --store quote table", [*VERIFY, "--store", "quotes.csv"],
      f"--store quotes.csv: is the quote table {REPLACED}"),
+    ("verify --cache-dir", ["verify", "docs", "quotes.csv", "--no-embed", "--cache-dir", "docs/cache"],
+     f"--cache-dir docs/cache: is inside the documents folder docs, {INSIDE}"),
     ("verify --previous", [*VERIFY, "--previous", "page.csv", "-o", "page.csv"],
      f"-o page.csv: is the previous review {REPLACED}"),
     ("verify two outputs", [*VERIFY, "-o", "out.jsonl", "--cards", "out.jsonl"],
