@@ -5,6 +5,7 @@ its time, its peak memory and what came of it.
     python benchmarks/faults_bench.py pdf_page_reuse csv_wide
     python benchmarks/faults_bench.py --json after.json
     python benchmarks/faults_bench.py --code /tmp/before   # the package of another checkout (git archive)
+    python benchmarks/faults_bench.py --compare before.json after.json   # a Markdown table of two runs
 
 Each case builds its files in a fresh folder (the tiny corpus of tests/conftest.py as docs/, a quote table),
 runs one or more commands (``quoteverify ... --no-embed``) with a memory cap (4 GB of address space) and a
@@ -583,12 +584,35 @@ def judge(case: Case, folder: Path) -> str:
     return outcome
 
 
+def _cell(row: dict | None) -> tuple[str, str]:
+    if row is None:
+        return "", "not run"
+    outcome = row["outcome"].replace("|", "/")
+    return f"{row['seconds']:.1f} s, {row['peak_mb']} MB", outcome if len(outcome) <= 90 else outcome[:89] + "…"
+
+
+def compare(before: Path, after: Path) -> str:
+    """A Markdown table of two runs' figures (--json files), case by case."""
+    old = {row["case"]: row for row in json.loads(before.read_text(encoding="utf-8"))}
+    new = {row["case"]: row for row in json.loads(after.read_text(encoding="utf-8"))}
+    lines = ["| case | before | outcome before | after | outcome after |", "|---|---|---|---|---|"]
+    for case in dict.fromkeys([*new, *old]):
+        (cost_before, outcome_before), (cost_after, outcome_after) = _cell(old.get(case)), _cell(new.get(case))
+        lines.append(f"| {case} | {cost_before} | {outcome_before} | {cost_after} | {outcome_after} |")
+    return "\n".join(lines)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="cases to run (default: all)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--code", type=Path, help="run the quoteverify package of this checkout")
+    parser.add_argument("--compare", nargs=2, type=Path, metavar=("BEFORE", "AFTER"),
+                        help="print a Markdown table of two runs' --json files, and run nothing")
     options = parser.parse_args()
+    if options.compare:
+        print(compare(*options.compare))
+        return
     global CODE
     CODE = options.code
     chosen = [c for c in cases() if not options.names or c.name in options.names]

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import Config, load_config
+from .decoders import shown
 from .embed import Embedder, model_path
 from .errors import ConfigError, InputError
 from .lexicon import languages
@@ -175,7 +176,7 @@ def recorded_outputs(manifest: Manifest, *, base: str | Path, source: str | Path
     for output in manifest.outputs:
         path = base / output
         if Path(output).is_absolute() or not path.resolve().is_relative_to(inside):
-            raise InputError(f"{source}: refused: it records the output '{output}', outside the manifest's folder "
+            raise InputError(f"{source}: refused: it records the output {shown(output)}, outside the manifest's folder "
                              f"{base}; rerun writes there only, unless you name the outputs with -o")
         paths.append(path)
     return tuple(paths)

@@ -249,13 +249,14 @@ def _merge(values: dict[str, dict[str, Any]], override: Mapping[str, Any], sourc
     schema = sections()
     for name, section in override.items():
         if name not in schema:
-            raise ConfigError(f"{source}: unknown key '{name}'; known keys here: {', '.join(sorted(schema))}")
+            raise ConfigError(f"{source}: unknown key {shown(name)}; known keys here: {', '.join(sorted(schema))}")
         if not isinstance(section, dict):
             raise ConfigError(f"{source}: '{name}' must be a section (a mapping), got {shown(section)}")
         known = keys(schema[name])
         for key, value in section.items():
             if key not in known:
-                raise ConfigError(f"{source}: unknown key '{name}.{key}'; known keys here: {', '.join(sorted(known))}")
+                raise ConfigError(f"{source}: unknown key {shown(f'{name}.{key}')}; known keys here: "
+                                  f"{', '.join(sorted(known))}")
             kind, metadata = known[key]
             values.setdefault(name, {})[key] = _check(f"{name}.{key}", kind, metadata, value, source)
 

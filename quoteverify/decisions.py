@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from .archive import ArchiveLimits
-from .decoders import DecodeError, csv_rows, json_loads
+from .decoders import DecodeError, csv_rows, json_loads, shown
 from .errors import InputError
 from .rows import spreadsheet_unsafe
 from .types import DECISIONS, REVIEW_COLUMNS
@@ -41,7 +41,7 @@ def parse_decision(value: Any) -> tuple[str, str]:
         return "", "empty decision"
     if key in DECISIONS:
         return key, ""
-    return "", f"invalid decision {raw.strip()!r}; use one of {', '.join(DECISIONS)}"
+    return "", f"invalid decision {shown(raw.strip())}; use one of {', '.join(DECISIONS)}"
 
 
 @dataclass(frozen=True)

@@ -325,15 +325,16 @@ def yaml_load(text: str) -> Any:
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark is not None else ""
-        raise DecodeError(f"{where}{_cut(exc.problem or exc.context or 'not YAML')}") from None
+        raise DecodeError(f"{where}{cut(exc.problem or exc.context or 'not YAML')}") from None
     except (yaml.YAMLError, ValueError, TypeError, OverflowError, RecursionError) as exc:
         if "integer string conversion" in str(exc):  # Python's own bound on int("9" * 5000)
             raise DecodeError(f"a number of more than {sys.get_int_max_str_digits():,} digits") from None
-        raise DecodeError(_cut(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)) from None
+        raise DecodeError(cut(str(exc).splitlines()[0] if str(exc) else type(exc).__name__)) from None
     finally:
         if loader is not None:
             loader.dispose()
 
 
-def _cut(text: str) -> str:
-    return text if len(text) <= 2 * SHOWN else text[:2 * SHOWN - 1] + "…"
+def cut(text: str, limit: int = 2 * SHOWN) -> str:
+    """``text`` for a message as it is, cut to ``limit`` characters."""
+    return text if len(text) <= limit else text[:limit - 1] + "…"

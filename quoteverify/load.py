@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .archive import ArchiveLimits, check_archive, check_columns, is_xml_bomb
-from .decoders import DecodeError, csv_rows, decode_text, json_loads
+from .decoders import SHOWN, DecodeError, csv_rows, cut, decode_text, json_loads, shown
 from .errors import InputError
 from .formats import BINARY_SUFFIXES, LINE_BREAK, extract
 from .formats import SUFFIXES as DOCUMENT_SUFFIXES
@@ -231,8 +231,17 @@ def _named_column(header: list[str], given: str, name: str, source: str) -> str:
     matches = [h for h in header if h is not None and _key(h) == _key(given)]
     if len(matches) == 1:
         return matches[0]
-    found = ", ".join(repr(h) for h in header) or "none"
-    raise InputError(f"{source}: no column {given!r} (named with {COLUMN_OPTIONS[name]}); found columns: {found}")
+    raise InputError(f"{source}: no column {shown(given)} (named with {COLUMN_OPTIONS[name]}); found columns: "
+                     f"{_listed(header)}")
+
+
+# Columns a message lists of a header: the first few, each cut short (a header may be a whole file's first line).
+COLUMNS_LISTED = 20
+
+
+def _listed(header: list[str]) -> str:
+    more = f" and {len(header) - COLUMNS_LISTED} more" if len(header) > COLUMNS_LISTED else ""
+    return (", ".join(shown(h) for h in header[:COLUMNS_LISTED]) or "none") + more
 
 
 def resolve_columns(header: list[str], source: str, columns: Mapping[str, str] | None = None
@@ -254,7 +263,7 @@ def resolve_columns(header: list[str], source: str, columns: Mapping[str, str] |
         if column is not None and name not in given and column in taken:
             found[name] = None
     if found["quote"] is None:
-        listed = ", ".join(repr(h) for h in header) or "none"
+        listed = _listed(header)
         raise InputError(f"{source}: no quote column (looked for {', '.join(COLUMN_ALIASES['quote'])}); "
                          f"found columns: {listed}; name it with --quote-col")
     return found
@@ -294,7 +303,7 @@ def _finding_confidence(value: Any, source: str, row: int) -> float | None:
     except ValueError:
         number = math.nan
     if not 0.0 <= number <= 1.0:  # NaN fails too
-        raise InputError(f"{source}: row {row}: finding_confidence '{text}' is not a number from 0 to 1; "
+        raise InputError(f"{source}: row {row}: finding_confidence {shown(text)} is not a number from 0 to 1; "
                          "write it as, say, 0.8, or leave the cell empty (1 is then assumed)")
     return number
 
@@ -329,7 +338,8 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
             while new_id in ids:  # the new id must not be taken either ("q1#2" given later)
                 ids[qid] += 1
                 new_id = f"{qid}#{ids[qid]}"
-            warnings.append(f"{source}: row {row}: duplicate quote_id '{qid}' renamed '{new_id}'")
+            warnings.append(f"{source}: row {row}: duplicate quote_id '{cut(qid, SHOWN)}' renamed "
+                            f"'{cut(new_id, SHOWN)}'")
             qid = new_id
         ids[qid] = ids.get(qid, 1)
         extra = tuple((str(k), _cell_text(v)) for k, v in record.items() if k not in used and k is not None)
@@ -464,7 +474,7 @@ def _xlsx_records(path: Path, data: bytes, sheet: str | None, columns: Mapping[s
                 and len(book.sheetnames) > 1):
             others = ", ".join(f"'{name}'" for name in book.sheetnames if name != ws.title)
             raise InputError(f"{path}: sheet '{ws.title}' has no quote column (looked for "
-                             f"{', '.join(COLUMN_ALIASES['quote'])}; found {', '.join(map(repr, header)) or 'none'}); "
+                             f"{', '.join(COLUMN_ALIASES['quote'])}; found {_listed(header)}); "
                              f"other sheets: {others}; choose one with --sheet")
         records = []
         for number, values in rows:
@@ -672,8 +682,8 @@ def check_claims(quotes: Iterable[Quote], doc_ids: Iterable[str]) -> list[Quote]
         if claimed and claimed not in known:
             candidates = sorted({d for key in _claim_keys(claimed) for d in by_key.get(key, ())})
             if len(candidates) > 1:
-                raise InputError(f"row {quote.row} (quote_id {quote.quote_id}): document '{claimed}' could be "
-                                 f"any of {', '.join(candidates)}; write the document id exactly "
+                raise InputError(f"row {quote.row} (quote_id {cut(quote.quote_id, SHOWN)}): document {shown(claimed)} "
+                                 f"could be any of {', '.join(candidates)}; write the document id exactly "
                                  "(its file name without the extension)")
             if candidates:
                 quote = replace(quote, claimed_document=candidates[0])

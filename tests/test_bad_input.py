@@ -206,6 +206,15 @@ ERRORS = [
      "-o {t}/quotes.csv: is the quote table this run reads and would be replaced; give the output another name"),
     ("output-is-a-document", {"notes.csv": "x\n"}, ["{t}/notes.csv", "{t}/quotes.csv", "-o", "{t}/notes.csv"],
      "-o {t}/notes.csv: is a document this run reads and would be replaced; give the output another name"),
+    ("output-inside-the-documents", {}, ["{t}/docs", "{t}/quotes.csv", "-o", "{t}/docs/results.jsonl"],
+     "-o {t}/docs/results.jsonl: is inside the documents folder {t}/docs, which this run reads, so a later run "
+     "would read it as a source; write it outside {t}/docs"),
+    ("report-over-a-document", {"docs/notes.md": "Maria: We kept notes.\n"},
+     ["{t}/docs", "{t}/quotes.csv", "--report", "{t}/docs/notes.md"],
+     "--report {t}/docs/notes.md: is inside the documents folder {t}/docs, which this run reads, so a later run "
+     "would read it as a source; write it outside {t}/docs"),
+    ("two-outputs-on-one-file", {}, ["{t}/docs", "{t}/quotes.csv", "-o", "{t}/r.jsonl", "--cards", "{t}/r.jsonl"],
+     "--cards {t}/r.jsonl: is also the output of -o; give each output a file of its own"),
     ("manifest-folder-missing", {}, ["{t}/docs", "{t}/quotes.csv", "--manifest", "{t}/out/run.json"],
      "--manifest {t}/out/run.json: folder {t}/out does not exist; create it or choose another path"),
     # the command line itself
