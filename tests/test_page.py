@@ -114,17 +114,16 @@ def test_report_errors(tmp_path, example_run):
          f"Error: {tmp_path / 'r.csv'}: the review page is made from the JSONL results; "
          "write them with 'quoteverify verify ... -o results.jsonl'\n"),
         (["report", str(jsonl), "-o", str(tmp_path / "r.pdf")],
-         f"Error: {tmp_path / 'r.pdf'}: unknown output format '.pdf'; use .html\n"),
+         f"Error: -o {tmp_path / 'r.pdf'}: unknown output format '.pdf'; use .html\n"),
         (["report", str(jsonl), "-o", str(tmp_path / "missing" / "r.html")],
-         f"Error: {tmp_path / 'missing' / 'r.html'}: folder {tmp_path / 'missing'} does not exist; "
+         f"Error: -o {tmp_path / 'missing' / 'r.html'}: folder {tmp_path / 'missing'} does not exist; "
          "create it or choose another path\n"),
     ]
     bad = tmp_path / "bad.jsonl"
     bad.write_text(jsonl.read_text(encoding="utf-8").splitlines()[0] + "\n{\"quote\": 1}\n", encoding="utf-8")
     cases.append((["report", str(bad), "-o", str(tmp_path / "r.html")],
-                  f"Error: {bad}: line 2: not a quoteverify result (QuoteResult.__init__() missing 2 required "
-                  "positional arguments: 'quote_id' and 'row'); give the JSONL written by quoteverify verify "
-                  "-o results.jsonl\n"))
+                  f"Error: {bad}: line 2: not a quoteverify result (the result has no field 'quote_id'); give "
+                  "the JSONL written by quoteverify verify -o results.jsonl\n"))
     for args, expected in cases:
         outcome = runner.invoke(main, args)
         assert (outcome.exit_code, outcome.stderr) == (2, expected), args
@@ -178,7 +177,7 @@ def test_csv_decisions_file_with_formula_guards_reads_back(tmp_path):
 
 
 @pytest.mark.parametrize("name, content, message", [
-    ("d.json", "{", "not valid JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1)); "
+    ("d.json", "{", "not valid JSON (Expecting property name enclosed in double quotes at column 2); "
                     "give the .json the review page's 'save decisions: JSON' button wrote"),
     ("d.json", '{"decisions": []}', "not a quoteverify decisions file (no \"format\": \"quoteverify decisions\" "
                                      "with a \"decisions\" list); give the .json the review page's "
