@@ -33,6 +33,7 @@ from .corpus import Corpus, PreparedQuote, Source
 from .lexicon import lexicon_for, straight
 from .numbers import phrases as number_phrases
 from .omissions import (
+    addressed,
     aside,
     corrects,
     edge_shown,
@@ -681,6 +682,8 @@ def _elision(src: Source, contract: Contract, prev: Segment, seg: Segment, p_end
         return Elision(gap, hi - lo, 0, hidden=found, shown="disfluency")
     if aside(src, contract, lo, hi):
         return Elision(gap, hi - lo, 0, hidden=found, shown="aside")
+    if addressed(src, contract, lo, hi):
+        return Elision(gap, hi - lo, 0, hidden=found, shown="address")
     return Elision(gap, hi - lo, 0, hidden=found, left_out=_shown_words(src, lo, mask),
                    set_off=set_off(src, contract, lo, hi))
 
