@@ -21,7 +21,7 @@ from .language import cosine_applies, detect_quote_languages, with_languages
 from .lexicon import lexicon_for
 from .load import LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes, sha256_bytes
 from .parallel import ordered_map
-from .resultcache import ResultCache
+from .resultcache import ResultCache, run_key
 from .rules import Contract
 from .turns import label_warnings
 from .types import Alignment, Comparison, Document, Progress, Quote, QuoteResult, Run
@@ -53,7 +53,7 @@ def _quotes(quotes: Any, columns: Mapping[str, str], limits: ArchiveLimits) -> t
     return coerce_quotes(quotes, columns=columns), [], ""
 
 
-def _embedder(config: Config, embedder: Embedder | None, cache: Cache) -> Embedder | None:
+def _embedder(config: Config, embedder: Embedder | None, cache: Cache) -> CachedEmbedder | None:
     if not config.embed.enabled:
         return None
     if embedder is None:
@@ -219,7 +219,7 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
     ]
     _say_unjudged(results, unjudged)
     if cached is not None:
-        cached.save({keys[k]: results[k] for k in keys if k not in reused})
+        cached.save({keys[k]: results[k] for k in keys if k not in reused}, run=keys.values())
     lap("classify")
     return results
 
@@ -247,16 +247,20 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     quote_list, warnings, quotes_sha256 = _quotes(quotes, vars(config.columns), limits)
     warnings = list(loaded.warnings) + warnings
     quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
-    lap("load")
     cache = Cache(cache_dir)
+    embed = _embedder(config, embedder, cache)
+    kept = ResultCache(cache_dir, warnings=warnings,
+                       run=run_key(quote_list, loaded.documents, config, embed) if cache_dir is not None else "")
+    if embed is not None and not kept.all_kept():
+        embed.warm()  # beside reading, indexing and aligning; a re-run that checks nothing again needs no model
+    lap("load")
     documents_with_languages, quote_list, own_languages = with_languages(loaded.documents, quote_list,
                                                                           config.language, cache=cache)
     loaded = replace(loaded, documents=documents_with_languages)
     lap("language")
     prepared = prepare(loaded.documents, config, cache=cache, lap=lap)
-    embed = _embedder(config, embedder, cache)
     results = check_quotes(prepared, quote_list, config, embed, own_languages=own_languages, progress=progress,
-                           lap=lap, cached=ResultCache(cache_dir, warnings=warnings))
+                           lap=lap, cached=kept)
     timings["index"] = prepared.index_seconds
     timings["align"] -= timings["index"]
     warnings += cache.warnings

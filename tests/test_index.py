@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from quoteverify.config import load_config
 from quoteverify.corpus import Corpus
-from quoteverify.index import Bm25Index
+from quoteverify.index import Bm25Index, best_first
 from quoteverify.load import load_documents
 from quoteverify.types import Window
 from quoteverify.window import make_windows
@@ -85,3 +85,48 @@ def test_the_backends_mostly_agree_window_for_window(folder: Path) -> None:
         quote = words[start:start + int(rng.integers(16, 41))]
         differ += int(np.argmax(fast.scores(quote))) != int(np.argmax(reference.scores(quote)))
     assert differ <= 4
+
+
+@pytest.mark.parametrize("folder", CORPORA, ids=[p.parent.name for p in CORPORA])
+def test_the_score_matrix_is_the_one_bm25s_builds_bit_for_bit(folder: Path) -> None:
+    """The index's score matrix, built with whole-array operations, is the one bm25s's own ``BM25.index``
+    builds window by window from the same word ids: the same float32 scores, the same layout, the same
+    vocabulary (with bm25s's empty token)."""
+    import bm25s
+
+    config = load_config()
+    ours_corpus, theirs_corpus = (Corpus(list(load_documents([folder]).documents)) for _ in range(2))
+    windows = make_windows(ours_corpus, size=config.window.size, overlap=config.window.overlap)
+    ours = Bm25Index(ours_corpus, windows, k1=config.index.k1, b=config.index.b)
+    ours.build()
+    theirs = bm25s.BM25(k1=config.index.k1, b=config.index.b)
+    theirs.index(([theirs_corpus.sources[w.doc].ids[w.start:w.end].tolist() for w in windows], theirs_corpus.vocab),
+                 show_progress=False)
+    for part in ("data", "indices", "indptr"):
+        mine, reference = ours._model.scores[part], theirs.scores[part]
+        assert (mine.dtype, mine.shape) == (reference.dtype, reference.shape)
+        assert mine.tobytes() == reference.tobytes(), part
+    assert ours._model.scores["num_docs"] == theirs.scores["num_docs"] == len(windows)
+    assert ours._model.vocab_dict == theirs.vocab_dict == ours_corpus.vocab
+
+
+def _first_best(values: np.ndarray, take: int) -> list[int]:
+    """The reference: every position sorted by value, highest first, ties in position order."""
+    return sorted(range(len(values)), key=lambda k: (-values[k], k))[:take]
+
+
+@settings(max_examples=300, deadline=None)
+@given(values=st.lists(st.sampled_from([0.0, 0.5, 1.25, 1.25, 2.0, 3.5]) | st.floats(0, 50, width=32),
+                       min_size=1, max_size=3000),
+       take=st.integers(1, 30))
+def test_best_first_is_a_sort_by_value_then_position(values: list[float], take: int) -> None:
+    """Many ties (few distinct values) and long arrays (where only the blocks' best are sorted) included."""
+    array = np.asarray(values, dtype=np.float32)
+    assert best_first(array, take).tolist() == _first_best(array, take)
+
+
+def test_best_first_takes_the_first_of_a_tie_at_the_cut() -> None:
+    values = np.zeros(20_000, dtype=np.float32)
+    values[[50, 7_000, 12_345, 19_999]] = 2.0
+    values[[3, 15_000]] = 5.0
+    assert best_first(values, 4).tolist() == [3, 15_000, 50, 7_000]
