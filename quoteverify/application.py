@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from .config import Config, load_config
+from .decoders import shown
 from .embed import Embedder, model_path
 from .errors import ConfigError, InputError
 from .lexicon import languages
@@ -122,7 +123,7 @@ def _project_source_sha256(path: Path) -> str:
     return next((d.sha256 for d in documents if d.path.split("!", 1)[1] == name), "")
 
 
-def _document_paths(manifest: Manifest, base: Path) -> list[Path]:
+def document_paths(manifest: Manifest, base: Path) -> list[Path]:
     """The files to read the documents from again: a QDA project once, however many sources it gave."""
     paths = [base / (d.path.split("!", 1)[0] if PROJECT_SOURCE in d.path else d.path) for d in manifest.documents]
     return list(dict.fromkeys(paths))
@@ -163,7 +164,7 @@ def rerun(manifest: Manifest, *, base: str | Path, embedder: Embedder | None = N
                           f"install quoteverify {manifest.tool_version}, which wrote it") from None
     quotes = load_quotes(base / manifest.quotes.path, sheet=manifest.quotes.sheet or None,
                          columns=vars(config.columns))
-    return run(_document_paths(manifest, base), quotes, config, embedder=embedder, progress=progress)
+    return run(document_paths(manifest, base), quotes, config, embedder=embedder, progress=progress)
 
 
 def recorded_outputs(manifest: Manifest, *, base: str | Path, source: str | Path) -> tuple[Path, ...]:
@@ -175,7 +176,7 @@ def recorded_outputs(manifest: Manifest, *, base: str | Path, source: str | Path
     for output in manifest.outputs:
         path = base / output
         if Path(output).is_absolute() or not path.resolve().is_relative_to(inside):
-            raise InputError(f"{source}: refused: it records the output '{output}', outside the manifest's folder "
+            raise InputError(f"{source}: refused: it records the output {shown(output)}, outside the manifest's folder "
                              f"{base}; rerun writes there only, unless you name the outputs with -o")
         paths.append(path)
     return tuple(paths)

@@ -1,5 +1,6 @@
-"""Resource limits on the zip archives quoteverify reads (.docx documents and manuscripts, .xlsx
-quote tables, reviewed workbooks, .qdpx projects): a small file must not take gigabytes or minutes.
+"""Resource limits on the files quoteverify reads, above all the zip archives (.docx documents and
+manuscripts, .xlsx quote tables, reviewed workbooks, .qdpx projects): a small file must not take gigabytes
+or minutes. ArchiveLimits carries the whole ``limits`` section of the config to every reader.
 
 Every limit is checked on the zip's central directory, before anything is
 unzipped: zipfile never inflates a member beyond the size its directory
@@ -31,6 +32,10 @@ class ArchiveLimits:
     max_members: int
     max_columns: int
     max_shared_strings_bytes: int
+    max_document_chars: int
+    max_pdf_ratio: float
+    max_quotes: int
+    max_quote_chars: int
 
     @classmethod
     def of(cls, config: Any = None) -> ArchiveLimits:

@@ -1,7 +1,6 @@
 """Command line: argument parsing and printing only; each command calls one function of quoteverify.commands."""
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -9,41 +8,9 @@ import click
 
 from . import commands
 from .commands import FAIL_ON, Outcome
-from .errors import COMMAND_LINE, QuoteverifyError
 from .store import RECHECK_BELOW
-from .terminal import command_line, console
+from .terminal import Group, command_line, console
 from .version import __version__
-
-
-class _Group(click.Group):
-    """The one place where errors become messages: a QuoteverifyError (bad input, a refused output) and any
-    unexpected OSError (a folder that cannot be listed, a full disk) end as a one-line error with exit code 2,
-    not as a traceback; a Ctrl-C says truly what was written, with exit code 130."""
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return list(self.commands)  # as defined, verify first: --help lists the main command at the top
-
-    def invoke(self, ctx: click.Context):
-        token = COMMAND_LINE.set(True)  # messages name the options (--quote-col), not Python's config keys
-        try:
-            outcome = super().invoke(ctx)
-        except BrokenPipeError:
-            raise  # click ends quietly when stdout is closed (quoteverify verify ... | head)
-        except commands.Interrupted as exc:
-            click.echo(str(exc), err=True)
-            sys.exit(130)
-        except (QuoteverifyError, OSError) as exc:
-            message = str(exc)
-            if isinstance(exc, OSError) and exc.filename and exc.strerror:
-                message = f"{exc.filename}: {exc.strerror}"
-            click.echo("Error: " + " ".join(message.splitlines()), err=True)  # one line, whatever the library said
-            sys.exit(2)
-        finally:
-            COMMAND_LINE.reset(token)
-        if isinstance(outcome, Outcome) and outcome.exit_code:
-            sys.exit(outcome.exit_code)  # --fail-on was hit
-        return outcome
-
 
 STORE_HELP = ("The audit store: a SQLite file or a database URL such as postgresql://user@host/db "
               "(default: $XDG_DATA_HOME/quoteverify/runs.sqlite or ~/.local/share/quoteverify/runs.sqlite).")
@@ -51,9 +18,11 @@ CONFIG_HELP = "YAML file overriding configs/default.yaml key by key."
 PATH = click.Path(path_type=Path)
 
 
-@click.group(cls=_Group, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="quoteverify")
-def main() -> None:
+@click.option("--debug", is_flag=True, help="Show the traceback of an unexpected fault (exit code 3) instead of "
+              "one line.")
+def main(debug: bool) -> None:
     """Check quotes against their sources: is each really there, where, and how does it differ?"""
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from functools import partial
@@ -23,18 +23,20 @@ from .config import Config, load_config
 from .decisions import Review
 from .errors import InputError
 from .export import write_results
-from .export.appendix import read_results, render_appendix, write_appendix
+from .export.appendix import APPENDIX_FORMATS, read_results, render_appendix, write_appendix
 from .export.escalation import ESCALATION_FORMATS, write_escalation
 from .export.findings import CARDS_FORMATS, FINDINGS_FORMATS, REPORT_FORMATS, write_cards, write_findings, write_report
 from .export.page import PAGE_FORMATS, load_results, write_page
 from .export.tables import FORMATS
-from .extract import extract_quotes, quotes_csv_bytes, write_quotes
+from .extract import QUOTE_TABLE_FORMATS, extract_quotes, quotes_csv_bytes, write_quotes
 from .findings import claim_cards, summarize_findings
+from .guard import Guard
 from .language import known_codes
 from .lexicon import AUTO
 from .load import LoadedQuotes
 from .manifest import Manifest, read_manifest, results_sha256
 from .review import (
+    REVIEW_FORMATS,
     Held,
     carry_decisions,
     held_decisions,
@@ -44,8 +46,8 @@ from .review import (
     write_review,
 )
 from .rows import jsonl_bytes
-from .store import RECHECK_BELOW, Store, open_store
-from .transaction import OutputTransaction, check_output_path, output_transaction
+from .store import RECHECK_BELOW, Store, open_store, store_file
+from .transaction import OutputTransaction, output_transaction
 from .types import Progress, QuoteResult, Run, count_by_severity, count_by_status
 from .version import __version__
 from .wording import plural
@@ -123,6 +125,8 @@ class VerifyRequest:
 
 
 def _warn(console: Console, warnings: Sequence[str]) -> None:
+    # Once each: a QDA project read as documents and as quotes says the same things twice.
+    warnings = list(dict.fromkeys(warnings))
     for warning in warnings[:WARNINGS_SHOWN]:
         console.say(f"Warning: {warning}")
     if len(warnings) > WARNINGS_SHOWN:
@@ -137,12 +141,6 @@ def _usable_cache(folder: Path, console: Console) -> Path | None:
         console.say(f"Warning: cache folder {folder} cannot be used ({exc.strerror}); running without a cache")
         return None
     return folder
-
-
-def _check_outputs(inputs: Sequence[Path], outputs: Iterable[tuple[Path | None, Iterable[str] | None]]) -> None:
-    for path, suffixes in outputs:
-        if path is not None:
-            check_output_path(path, inputs=inputs, suffixes=suffixes)
 
 
 def _write_outputs(result: Run, outputs: Sequence[Path], console: Console) -> None:
@@ -345,14 +343,30 @@ class _Prepared:
     checked_at: datetime
 
 
+def _check_verify_outputs(request: VerifyRequest, paths: tuple[Path, ...]) -> None:
+    """Refuse, before the run, an output of verify that would replace what it reads or land among its documents."""
+    guard = Guard().read_all(paths[:-1], "a document")
+    guard.read(paths[-1], "the quote table").read(request.config_path, "the config")
+    if request.previous is not None and all(o.resolve() != request.previous.resolve() for o in request.outputs):
+        guard.read(request.previous, "the previous review")  # as an output too, it is read first and kept
+    if request.store_target is not None or request.record:
+        store = store_file(request.store_target)
+        guard.check(store, option="--store" if request.store_target is not None else "--record", writable=False)
+        guard.read(store, "the audit store")
+    for output in request.outputs:
+        guard.check(output, option="-o", suffixes=FORMATS)
+    guard.check(request.manifest_path, option="--manifest")
+    guard.check(request.findings_path, option="--findings", suffixes=FINDINGS_FORMATS)
+    guard.check(request.report_path, option="--report", suffixes=REPORT_FORMATS)
+    guard.check(request.cards_path, option="--cards", suffixes=CARDS_FORMATS)
+    guard.check(request.cache_dir, option="--cache-dir", writable=False)
+
+
 def _prepare(request: VerifyRequest, paths: tuple[Path, ...], checked_at: datetime, console: Console) -> _Prepared:
     """Everything that can fail before the run, checked before it: outputs, config, quotes, --previous, store."""
     # Outputs first: a typo in a path must fail before the (long) run, and no input is ever overwritten
     # (--previous may be an output: it is read first, and kept beside it when replaced).
-    inputs = [*paths, *(p for p in (request.config_path,) if p is not None)]
-    if request.previous is not None and all(o.resolve() != request.previous.resolve() for o in request.outputs):
-        inputs.append(request.previous)
-    _check_outputs(inputs, [*((o, FORMATS) for o in request.outputs), (request.manifest_path, None)])
+    _check_verify_outputs(request, paths)
     run: Callable[..., Run] = (pipeline.run if request.cluster is None
                                else partial(run_on_cluster, cluster=parse_cluster(request.cluster)))
     config = _verify_config(request)
@@ -360,8 +374,6 @@ def _prepare(request: VerifyRequest, paths: tuple[Path, ...], checked_at: dateti
     # Read before the (long) run so that a bad workbook or store fails at once.
     held = _held(request, checked_at, config)
     review, previous = _previous(request, held, config)
-    _check_outputs(inputs, [(request.findings_path, FINDINGS_FORMATS), (request.report_path, REPORT_FORMATS),
-                            (request.cards_path, CARDS_FORMATS)])
     store = (open_store(request.store_target, busy_seconds=config.store.busy_seconds)
              if request.store_target is not None or request.record else None)
     return _Prepared(paths, config, quotes, columns_said, review, previous, held, store, run, checked_at)
@@ -439,8 +451,12 @@ def _rerun_inputs(request: RerunRequest, manifest: Manifest, console: Console) -
         console.say(f"Warning: {request.manifest_path} was written by quoteverify {manifest.tool_version}; "
                     f"this is {__version__}, whose results may differ")
     outputs = request.outputs or application.recorded_outputs(manifest, base=base, source=request.manifest_path)
+    guard = Guard().read(request.manifest_path, "the manifest")
+    guard.read_all(application.document_paths(manifest, base), "a document")
+    guard.read(base / manifest.quotes.path if manifest.quotes else None, "the quote table")
     for output in outputs:
-        check_output_path(output, suffixes=FORMATS)
+        guard.check(output, option="-o" if request.outputs else "the recorded output", suffixes=FORMATS)
+    guard.check(request.new_manifest, option="--manifest")
     return outputs
 
 
@@ -496,7 +512,9 @@ class RecheckRequest:
 def recheck(request: RecheckRequest, console: Console) -> Outcome:
     """``quoteverify recheck``: check a recorded run's low-confidence quotes again; write the escalations."""
     try:
-        check_output_path(request.output, inputs=request.paths, suffixes=ESCALATION_FORMATS)
+        guard = Guard().read_all(request.paths, "a document")
+        guard.read(store_file(request.store_target), "the audit store")
+        guard.check(request.output, option="-o", suffixes=ESCALATION_FORMATS)
         with open_store(request.store_target, create=False) as store:
             checked = application.recheck(store, request.run_id, list(request.paths), below=request.below,
                                           cache_dir=default_cache_dir(), progress=console.progress)
@@ -519,9 +537,10 @@ class ReviewRequest:
 
 def review(request: ReviewRequest, console: Console) -> Outcome:
     """``quoteverify review``: the decisions of a reviewed workbook out as a file; its problem rows said."""
+    Guard().read(request.workbook, "the reviewed workbook").check(request.output, option="-o",
+                                                                  suffixes=REVIEW_FORMATS)
     reviewed = read_review(request.workbook)
     if request.output is not None:
-        check_output_path(request.output, inputs=[request.workbook])
         # An output that holds other decisions (an earlier review, a page's decisions file) is kept beside it.
         held = held_decisions(request.output, when=datetime.now(timezone.utc))
         if held is not None and held.path.read_bytes() != review_bytes(reviewed, suffix=held.path.suffix.lower()):
@@ -554,7 +573,7 @@ class ReportRequest:
 
 def report(request: ReportRequest, console: Console) -> Outcome:
     """``quoteverify report``: the review page of a run's JSONL."""
-    check_output_path(request.output, inputs=[request.results_path], suffixes=PAGE_FORMATS)
+    Guard().read(request.results_path, "the results").check(request.output, option="-o", suffixes=PAGE_FORMATS)
     results = load_results(request.results_path)
     write_page(request.output, results, title=request.title)
     console.say(f"{request.output}: review page of {len(results)} quotes")
@@ -571,6 +590,8 @@ class AppendixRequest:
 
 def appendix(request: AppendixRequest, console: Console) -> Outcome:
     """``quoteverify appendix``: the methods paragraph and table of quotes, to a file or as Markdown text."""
+    guard = Guard().read(request.results_path, "the results").read(request.manifest_path, "the manifest")
+    guard.check(request.output, option="-o", suffixes=APPENDIX_FORMATS)
     manifest = read_manifest(request.manifest_path)
     results = read_results(request.results_path, manifest=manifest)
     findings = summarize_findings(results)
@@ -593,9 +614,12 @@ class ExtractRequest:
 
 def extract(request: ExtractRequest, console: Console) -> Outcome:
     """``quoteverify extract``: the quotes of a manuscript as a quote table."""
+    guard = Guard().read(request.manuscript, "the manuscript").read(request.config_path, "the config")
+    guard.check(request.output, option="-o", suffixes=QUOTE_TABLE_FORMATS)
     config = load_config(request.config_path,
                          {"extract": {"min_words": request.min_words}} if request.min_words is not None else None)
-    extraction = extract_quotes(request.manuscript, min_words=config.extract.min_words)
+    extraction = extract_quotes(request.manuscript, min_words=config.extract.min_words,
+                                limits=ArchiveLimits.of(config))
     for warning in extraction.warnings:
         console.say(f"Warning: {warning}")
     if request.output is not None:

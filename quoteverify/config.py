@@ -15,8 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-import yaml
-
+from .decoders import DecodeError, shown, yaml_load
 from .errors import ConfigError, option
 from .lexicon import AUTO, LANGUAGE_CODES
 
@@ -173,6 +172,10 @@ class LimitsConfig:
     max_members: int = field(metadata=between(1, 10_000_000))
     max_columns: int = field(metadata=between(1, 16_384))
     max_shared_strings_bytes: int = field(metadata=between(1, 1 << 40))
+    max_document_chars: int = field(metadata=between(1, 1 << 40))
+    max_pdf_ratio: float = field(metadata=between(1.0, 1e9))
+    max_quotes: int = field(metadata=between(1, 1 << 40))
+    max_quote_chars: int = field(metadata=between(1, 1 << 40))
 
 
 @dataclass(frozen=True)
@@ -231,13 +234,16 @@ def default_path() -> Path:
 
 def _read_yaml(path: Path) -> dict[str, Any]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml_load(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise ConfigError(f"{path}: config file not found; check the path given to "
                           f"{option('--config', 'config=')}") from None
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        reason = str(exc).splitlines()[0]
-        raise ConfigError(f"{path}: not valid YAML ({reason}); fix the syntax") from None
+    except IsADirectoryError:
+        raise ConfigError(f"{path}: is a folder; give {option('--config', 'config=')} a YAML file") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
+    except DecodeError as exc:
+        raise ConfigError(f"{path}: not valid YAML ({exc}); fix the syntax") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
@@ -250,13 +256,14 @@ def _merge(values: dict[str, dict[str, Any]], override: Mapping[str, Any], sourc
     schema = sections()
     for name, section in override.items():
         if name not in schema:
-            raise ConfigError(f"{source}: unknown key '{name}'; known keys here: {', '.join(sorted(schema))}")
+            raise ConfigError(f"{source}: unknown key {shown(name)}; known keys here: {', '.join(sorted(schema))}")
         if not isinstance(section, dict):
-            raise ConfigError(f"{source}: '{name}' must be a section (a mapping), got {section!r}")
+            raise ConfigError(f"{source}: '{name}' must be a section (a mapping), got {shown(section)}")
         known = keys(schema[name])
         for key, value in section.items():
             if key not in known:
-                raise ConfigError(f"{source}: unknown key '{name}.{key}'; known keys here: {', '.join(sorted(known))}")
+                raise ConfigError(f"{source}: unknown key {shown(f'{name}.{key}')}; known keys here: "
+                                  f"{', '.join(sorted(known))}")
             kind, metadata = known[key]
             values.setdefault(name, {})[key] = _check(f"{name}.{key}", kind, metadata, value, source)
 
@@ -276,13 +283,13 @@ def _check(name: str, kind: Any, metadata: Mapping[str, Any], value: Any, source
     else:
         ok = isinstance(value, base)
     if not ok:
-        raise ConfigError(f"{source}: '{name}' must be {_KINDS.get(base, f'a {base.__name__}')}, got {value!r}")
+        raise ConfigError(f"{source}: '{name}' must be {_KINDS.get(base, f'a {base.__name__}')}, got {shown(value)}")
     if "between" in metadata:
         lo, hi = metadata["between"]
         if not lo <= value <= hi:
-            raise ConfigError(f"{source}: '{name}' is {value!r}; it must be between {lo} and {hi}")
+            raise ConfigError(f"{source}: '{name}' is {shown(value)}; it must be between {lo} and {hi}")
     if "choices" in metadata and value not in metadata["choices"]:
-        raise ConfigError(f"{source}: '{name}' is {value!r}; choose one of {', '.join(metadata['choices'])}")
+        raise ConfigError(f"{source}: '{name}' is {shown(value)}; choose one of {', '.join(metadata['choices'])}")
     if "language_codes" in metadata:
         _check_languages(name, value, source, auto=metadata["language_codes"])
     return value
@@ -292,7 +299,7 @@ def _check_languages(name: str, value: Any, source: str, *, auto: bool) -> None:
     for code in value if isinstance(value, tuple) else [value]:
         if not (isinstance(code, str) and (code in LANGUAGE_CODES or (auto and code == AUTO))):
             kind = "auto or an ISO 639-1 code" if auto else "ISO 639-1 codes"
-            raise ConfigError(f"{source}: '{name}' has {code!r}; use {kind} such as de, fr, en (lower case)")
+            raise ConfigError(f"{source}: '{name}' has {shown(code)}; use {kind} such as de, fr, en (lower case)")
 
 
 def _defaults() -> dict[str, dict[str, Any]]:
@@ -315,6 +322,27 @@ def load_config(path: str | Path | None = None, overrides: Mapping[str, Any] | N
     if overrides:
         _merge(data, overrides, "config")
     return Config(**{name: section(**data[name]) for name, section in sections().items()})
+
+
+def recorded_config(values: Any, source: str = "config") -> dict[str, dict[str, Any]]:
+    """A config as a manifest or the audit store recorded it, as plain sections: each setting this version
+    knows checked for its type and bounds, each missing taken from the defaults (an older version's record),
+    each this version does not know kept as it was recorded."""
+    if not isinstance(values, dict):
+        raise ConfigError(f"{source} must be a mapping of sections, not {shown(values)}")
+    checked = _defaults()
+    schema = sections()
+    for name, section in values.items():
+        if not isinstance(section, dict):
+            raise ConfigError(f"{source}: '{name}' must be a section (a mapping), got {shown(section)}")
+        known = keys(schema[name]) if name in schema else {}
+        for key, value in section.items():
+            if key in known:
+                value = _check(f"{name}.{key}", *known[key], value, source)
+            checked.setdefault(name, {})[key] = list(value) if isinstance(value, tuple) else value
+    for name in schema:
+        checked[name] = {k: list(v) if isinstance(v, tuple) else v for k, v in checked[name].items()}
+    return checked
 
 
 def as_config(config: Config | Mapping[str, Any] | str | Path | None) -> Config:

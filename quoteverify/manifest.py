@@ -20,13 +20,16 @@ import os
 import platform
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from .config import recorded_config
+from .decoders import DecodeError, json_loads, record_of, shown
 from .display import utf8
-from .errors import InputError
+from .errors import ConfigError, InputError
+from .guard import marked
 from .rows import jsonl_bytes
 from .types import MATCH_TYPES, QuoteResult, count_by_severity, count_by_status
 
@@ -114,6 +117,7 @@ class Manifest:
             embedding["note"] = "embeddings were off: verdicts rest on lexical evidence only"
         return {
             "manifest_version": MANIFEST_VERSION,
+            "generator": marked("manifest"),  # so that no run reads it back as a source (quoteverify.guard)
             "tool": {"name": "quoteverify", "version": self.tool_version},
             "created": self.created,
             "command": self.command,
@@ -134,23 +138,55 @@ class Manifest:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any], *, source: str = "manifest") -> Manifest:
+        """The manifest ``data`` (as to_dict() wrote it) describes; every field checked for its type, so that a
+        damaged or edited manifest is one InputError, never a wrong appendix or a traceback."""
+        hint = "give the file written by 'quoteverify verify --manifest FILE'"
         try:
             if data.get("manifest_version") != MANIFEST_VERSION:
                 raise KeyError("manifest_version")
-            quotes = data["inputs"]["quotes"]
-            embedding = {k: v for k, v in data["embedding"].items() if k != "note"}
-            return cls(
-                tool_version=data["tool"]["version"], created=data["created"], command=data["command"],
-                config=data["config"], embedding=Embedding(**embedding), windows=data["window"]["count"],
-                documents=tuple(InputFile(**d) for d in data["inputs"]["documents"]),
-                quotes=InputFile(**quotes) if quotes else None, outputs=tuple(data["outputs"]),
-                results_sha256=data["results_sha256"], summary=Summary(**data["summary"]),
-                environment=data["environment"], warnings=tuple(data.get("warnings", ())),
-                languages=data.get("languages", {}))
-        except (KeyError, TypeError, AttributeError) as exc:
-            raise InputError(f"{source}: not a quoteverify manifest (version {MANIFEST_VERSION}): "
-                             f"{exc} is missing or malformed; give the file written by "
-                             "'quoteverify verify --manifest FILE'") from None
+            inputs, window = _mapping(data, "inputs"), _mapping(data, "window")
+            embedding = {k: v for k, v in _mapping(data, "embedding").items() if k != "note"}
+            manifest = record_of(cls, {
+                "tool_version": _mapping(data, "tool")["version"], "created": data["created"],
+                "command": data["command"], "config": data["config"], "embedding": embedding,
+                "windows": window["count"], "documents": inputs["documents"], "quotes": inputs["quotes"],
+                "outputs": data["outputs"], "results_sha256": data["results_sha256"], "summary": data["summary"],
+                "environment": data["environment"], "warnings": data.get("warnings", []),
+                "languages": data.get("languages", {})}, name="manifest")
+            record_of(_Environment, manifest.environment, name="environment")
+            for code, counts in manifest.languages.items():
+                record_of(_LanguageCounts, counts, name=f"languages.{code}")
+            return replace(manifest, config=recorded_config(manifest.config))
+        except KeyError as exc:
+            raise InputError(f"{source}: not a quoteverify manifest (version {MANIFEST_VERSION}): {exc} is missing; "
+                             f"{hint}") from None
+        except (DecodeError, ConfigError) as exc:
+            raise InputError(f"{source}: not a quoteverify manifest (version {MANIFEST_VERSION}): {exc}; "
+                             f"{hint}") from None
+
+
+@dataclass(frozen=True)
+class _Environment:
+    """What a manifest's ``environment`` must hold (it is kept as a mapping)."""
+
+    python: str
+    implementation: str
+    platform: str
+    packages: dict[str, str | None]
+
+
+@dataclass(frozen=True)
+class _LanguageCounts:
+    documents: int
+    quotes: int
+    lexicon: bool
+
+
+def _mapping(data: dict[str, Any], key: str) -> dict[str, Any]:
+    value = data[key]
+    if not isinstance(value, dict):
+        raise DecodeError(f"'{key}' must be a mapping, not {shown(value)}")
+    return value
 
 
 def _as_dict(item: Any, *skip: str) -> dict[str, Any]:
@@ -212,11 +248,16 @@ def manifest_bytes(manifest: Manifest) -> bytes:
 def read_manifest(path: str | Path) -> Manifest:
     path = Path(path)
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json_loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise InputError(f"{path}: no such manifest; write one with 'quoteverify verify ... --manifest {path}'") \
             from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+    except IsADirectoryError:
+        raise InputError(f"{path}: is a folder; give the manifest written by --manifest") from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"{path}: not a JSON manifest (not UTF-8 at byte {exc.start}); give the file written "
+                         "by --manifest") from None
+    except DecodeError as exc:
         raise InputError(f"{path}: not a JSON manifest ({exc}); give the file written by --manifest") from None
     if not isinstance(data, dict):
         raise InputError(f"{path}: not a quoteverify manifest; give the file written by --manifest")

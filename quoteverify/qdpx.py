@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import re
 import zipfile
+from bisect import bisect_right
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -34,8 +36,9 @@ from xml.etree.ElementTree import ParseError
 import numpy as np
 
 from .archive import ArchiveLimits, check_archive
+from .decoders import bom_encoding
 from .errors import InputError
-from .formats import extract
+from .formats import LINE_BREAK, extract
 from .types import Document, Quote
 
 NS = "{urn:QDA-XML:project:1.0}"
@@ -67,7 +70,7 @@ class Segment:
     """One coded text selection of the project, its positions as the project gives them."""
 
     guid: str
-    source: str          # the source's GUID
+    source: int          # the source's place among the project's sources (two may share a GUID)
     start: int
     end: int
     codes: tuple[str, ...]
@@ -90,7 +93,9 @@ def _units(text: str, convention: Convention) -> np.ndarray:
     weights = np.ones(len(text) + 1, dtype=np.int64)
     weights[-1] = 0
     if convention.utf16:
-        weights[:-1] += np.fromiter((ord(c) > 0xFFFF for c in text), dtype=np.int64, count=len(text))
+        # A character outside the Basic Multilingual Plane is two UTF-16 code units.
+        code_points = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+        weights[:-1] += code_points > 0xFFFF
     if text.startswith("\ufeff") and not convention.bom_counted:
         weights[0] = 0
     if not convention.crlf_two:
@@ -101,31 +106,37 @@ def _units(text: str, convention: Convention) -> np.ndarray:
     return np.concatenate(([0], np.cumsum(weights)[:-1]))
 
 
-def _index(units: np.ndarray, position: int, *, start: bool) -> int | None:
-    """The text index at ``position``, or None when it falls inside a character (half an emoji) or out.
+@dataclass(frozen=True)
+class _Letters:
+    """Per character of a source's text: whether it is a letter or digit, or a space (word boundaries)."""
 
-    Characters that count nothing (a skipped BOM, the CR of a CRLF counted once) share their position with
-    the next: a start comes after them, an end before them."""
-    k = int(np.searchsorted(units, position, side="right")) - 1 if start else int(np.searchsorted(units, position))
-    return k if 0 <= k < len(units) and units[k] == position else None
+    alnum: np.ndarray
+    space: np.ndarray
 
-
-def _on_word_boundaries(text: str, start: int, end: int) -> bool:
-    if not 0 <= start < end <= len(text):
-        return False
-    first, last = text[start], text[end - 1]
-    if first.isspace() or last.isspace():
-        return False
-    if start > 0 and text[start - 1].isalnum() and first.isalnum():
-        return False
-    return not (end < len(text) and last.isalnum() and text[end].isalnum())
+    @classmethod
+    def of(cls, text: str) -> _Letters:
+        return cls(np.fromiter(map(str.isalnum, text), dtype=bool, count=len(text)),
+                   np.fromiter(map(str.isspace, text), dtype=bool, count=len(text)))
 
 
-def _spans(text: str, units: np.ndarray, segment: Segment) -> tuple[int, int] | None:
-    start, end = _index(units, segment.start, start=True), _index(units, segment.end, start=False)
-    if start is None or end is None or not _on_word_boundaries(text, start, end):
-        return None
-    return start, end
+def _fitting(units: np.ndarray, letters: _Letters, starts: np.ndarray, ends: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Where many segments of one source start and end in its text (first, last: text indexes), and which of
+    them fit: positions that fall on a character under the convention (not inside an emoji, not past the end),
+    on word boundaries (no space at either edge, no word cut)."""
+    n, size = len(letters.alnum), len(units)
+    # Characters that count nothing (a skipped BOM, the CR of a CRLF counted once) share their position with the
+    # next: a start comes after them, an end before them.
+    first = np.searchsorted(units, starts, side="right") - 1
+    last = np.searchsorted(units, ends)
+    fits = (first >= 0) & (first < last) & (last <= n) & (n > 0)
+    a, b = np.clip(first, 0, max(n - 1, 0)), np.clip(last - 1, 0, max(n - 1, 0))
+    fits &= (units[np.clip(first, 0, size - 1)] == starts) & (units[np.clip(last, 0, size - 1)] == ends)
+    if n:
+        fits &= ~letters.space[a] & ~letters.space[b]
+        fits &= ~((first > 0) & letters.alnum[np.maximum(a - 1, 0)] & letters.alnum[a])
+        fits &= ~((last < n) & letters.alnum[b] & letters.alnum[np.minimum(b + 1, n - 1)])
+    return fits, first, last
 
 
 def _covered(text: str, units: np.ndarray, segment: Segment) -> str:
@@ -144,14 +155,28 @@ def _covered(text: str, units: np.ndarray, segment: Segment) -> str:
     return text[start:end].strip()
 
 
-def _choose(texts: dict[str, str], segments: list[Segment]) -> tuple[Convention, dict[str, np.ndarray], int]:
-    """The convention that puts the most segments on word boundaries; ties go to the simplest."""
-    best: tuple[int, Convention, dict[str, np.ndarray]] | None = None
+def _choose(texts: dict[int, str], segments: list[Segment]
+            ) -> tuple[Convention, list[tuple[int, int] | None], int]:
+    """The convention that puts the most segments on word boundaries (ties go to the simplest), each segment's
+    span of text under it (None where it does not fit), and how many fit."""
+    rows: dict[int, list[int]] = {source: [] for source in texts}
+    for row, segment in enumerate(segments):
+        if segment.source in rows:
+            rows[segment.source].append(row)
+    letters = {source: _Letters.of(text) for source, text in texts.items()}
+    best: tuple[int, Convention, list[tuple[int, int] | None]] | None = None
     for convention in CONVENTIONS:
-        units = {guid: _units(text, convention) for guid, text in texts.items()}
-        fits = sum(1 for s in segments if s.source in texts and _spans(texts[s.source], units[s.source], s))
-        if best is None or fits > best[0]:
-            best = (fits, convention, units)
+        spans: list[tuple[int, int] | None] = [None] * len(segments)
+        for source, text in texts.items():
+            mine = rows[source]
+            fits, first, last = _fitting(_units(text, convention), letters[source],
+                                         np.array([segments[k].start for k in mine], dtype=np.int64),
+                                         np.array([segments[k].end for k in mine], dtype=np.int64))
+            for k in np.flatnonzero(fits):
+                spans[mine[k]] = (int(first[k]), int(last[k]))
+        fitting = sum(span is not None for span in spans)
+        if best is None or fitting > best[0]:
+            best = (fitting, convention, spans)
     assert best is not None
     return best[1], best[2], best[0]
 
@@ -159,7 +184,7 @@ def _choose(texts: dict[str, str], segments: list[Segment]) -> tuple[Convention,
 # --- the archive ----------------------------------------------------------------------------------
 
 
-def _open(path: Path) -> zipfile.ZipFile:
+def _open(path: Path, limits: ArchiveLimits) -> zipfile.ZipFile:
     try:
         archive = zipfile.ZipFile(path)
     except FileNotFoundError:
@@ -175,7 +200,7 @@ def _open(path: Path) -> zipfile.ZipFile:
                          "as zip bombs do; a QDA project is far smaller")
     try:
         # The config's ratio, member and shared limits too (the size in all is this module's own).
-        check_archive(path, path, ArchiveLimits.of(), total=False)
+        check_archive(path, path, limits, total=False)
     except InputError:
         archive.close()
         raise
@@ -237,15 +262,15 @@ def _source_text(archive: zipfile.ZipFile, path: Path, source, warnings: list[st
         if data is None:
             continue
         if attribute == "plainTextPath":
-            try:
-                return data.decode("utf-8"), data
-            except UnicodeDecodeError:
+            # UTF-8, else the UTF-16 or UTF-32 its byte-order mark announces, else UTF-16 without one.
+            for encoding in dict.fromkeys((bom_encoding(data) or "utf-8", "utf-16")):
                 try:
-                    return data.decode("utf-16"), data
+                    return data.decode(encoding), data
                 except UnicodeDecodeError:
-                    warnings.append(f"{path}: source '{name}' ({member}) is neither UTF-8 nor UTF-16 text; "
-                                    "its segments are not checked")
-                    return None
+                    continue
+            warnings.append(f"{path}: source '{name}' ({member}) is neither UTF-8 nor UTF-16 text; "
+                            "its segments are not checked")
+            return None
         if PurePosixPath(member).suffix.lower() == ".docx":
             return extract(Path(member), data).text, data
     warnings.append(f"{path}: source '{name}' has no text inside the project (it links to "
@@ -266,7 +291,7 @@ def _doc_id(name: str, taken: set[str]) -> str:
     return doc_id
 
 
-def _segments(source: Any, guid: str, codes: dict[str, str], notes: dict[str, str]) -> Iterator[Segment]:
+def _segments(source: Any, index: int, codes: dict[str, str], notes: dict[str, str]) -> Iterator[Segment]:
     """The coded segments of one source element, in project order."""
     for selection in source.iter("PlainTextSelection"):
         try:
@@ -277,23 +302,41 @@ def _segments(source: Any, guid: str, codes: dict[str, str], notes: dict[str, st
                         for ref in coding.iter("CodeRef"))
         memo = [_text(selection.find("Description"))]
         memo += [notes.get(ref.get("targetGUID"), "") for ref in selection.iter("NoteRef")]
-        yield Segment(selection.get("guid", ""), guid, start, end, tuple(c for c in codings if c),
+        yield Segment(selection.get("guid", ""), index, start, end, tuple(c for c in codings if c),
                       "\n".join(m for m in memo if m), selection.get("name", ""))
 
 
-def _quote(row: int, segment: Segment, document: Document, texts: dict[str, str], units: Any,
-           convention: Any) -> Quote:
-    """A coded segment as a quote: its text where its positions fit the source, else the reason not."""
+@dataclass(frozen=True)
+class _Source:
+    """A source as its segments are read against it: its document, text (None when the project lacks it) and
+    where its lines start."""
+
+    document: Document
+    text: str | None
+    lines: tuple[int, ...] = ()
+
+    def line(self, offset: int) -> int:
+        return bisect_right(self.lines, offset)
+
+
+def _line_starts(text: str) -> tuple[int, ...]:
+    """Where each line of ``text`` starts (after a LF, a CRLF or a lone CR)."""
+    return (0, *(m.end() for m in LINE_BREAK.finditer(text)))
+
+
+def _quote(row: int, segment: Segment, source: _Source, span: tuple[int, int] | None, convention: Convention,
+           quote_id: str) -> Quote:
+    """A coded segment as a quote: its text where its positions fit the source (``span``), else the reason not."""
+    document = source.document
     extra = (("qda_guid", segment.guid), ("codes", "; ".join(segment.codes)), ("memo", segment.memo))
-    base: dict[str, Any] = dict(row=row, quote_id=segment.guid or f"segment{row}", claimed_document=document.doc_id,
+    base: dict[str, Any] = dict(row=row, quote_id=quote_id, claimed_document=document.doc_id,
                                 finding=segment.codes[0] if segment.codes else "", extra=extra)
-    if segment.source not in texts:
+    if source.text is None:
         return Quote(text="", problem=f"coded segment of source '{document.doc_id}', whose text is not "
                                       "in the project: not checked", **base)
-    text = texts[segment.source]
-    span = _spans(text, units[segment.source], segment)
+    text = source.text
     if span is None:
-        covered = _covered(text, units[segment.source], segment)
+        covered = _covered(text, _units(text, convention), segment)
         return Quote(
             text=covered or segment.name, **base,
             problem=(f"positions {segment.start}-{segment.end} of coded segment in {document.doc_id} do not "
@@ -301,46 +344,104 @@ def _quote(row: int, segment: Segment, document: Document, texts: dict[str, str]
                      + (" or lie past its end" if segment.end > len(text) or segment.start < 0 else "")
                      + ("; the quote shown is the text they cover, widened to whole words" if covered else "")
                      + "; recode the segment or export the project again"))
-    line = 1 + text.count("\n", 0, span[0]) + text.count("\r", 0, span[0]) - text.count("\r\n", 0, span[0])
-    return Quote(text=text[span[0]:span[1]], at=(*span, line), **base)
+    return Quote(text=text[span[0]:span[1]], at=(*span, source.line(span[0])), **base)
 
 
-def read_qdpx(path: str | Path) -> QdaProject:
-    """The sources and coded segments of a REFI-QDA project."""
+def _unique(items: list[tuple[str, str]], what: str, path: Path, warnings: list[str]) -> dict[str, str]:
+    """GUID -> name, each GUID given to two items said in a warning naming both (the first is kept)."""
+    found: dict[str, str] = {}
+    for guid, name in items:
+        if guid in found and found[guid] != name:
+            warnings.append(f"{path}: {what}s '{found[guid]}' and '{name}' share the GUID {guid}; "
+                            f"'{found[guid]}' is taken where it is referred to; export the project again")
+        found.setdefault(guid, name)
+    return found
+
+
+def _quote_ids(segments: list[Segment], path: Path, warnings: list[str]) -> list[str]:
+    """Each segment's GUID as its quote id; a GUID given to two segments (or none) made unique, with a warning
+    naming both."""
+    ids: list[str] = []
+    first: dict[str, int] = {}  # GUID -> the row of the first segment with it
+    taken: set[str] = set()
+    for row, segment in enumerate(segments, start=1):
+        quote_id, k = segment.guid or f"segment{row}", 1
+        while quote_id in taken:
+            k += 1
+            quote_id = f"{segment.guid or f'segment{row}'}#{k}"
+        if segment.guid in first:
+            warnings.append(f"{path}: coded segments {first[segment.guid]} and {row} share the GUID {segment.guid}; "
+                            f"segment {row} is named '{quote_id}'")
+        first.setdefault(segment.guid, row)
+        taken.add(quote_id)
+        ids.append(quote_id)
+    return ids
+
+
+def _count_segments(path: Path, data: bytes, limits: ArchiveLimits) -> None:
+    """Refuse, before the XML is parsed, a project of more coded segments than quotes a run may check."""
+    # Start tags, with or without a namespace prefix; a closing tag starts with "</".
+    count = len(_SELECTION.findall(data))
+    if count > limits.max_quotes:
+        raise InputError(f"{path}: refused: {count:,} coded segments, more than the limit of {limits.max_quotes:,} "
+                         "quotes (limits.max_quotes in --config); export fewer codes, or raise the limit")
+
+
+_SELECTION = re.compile(rb"<(?:[\w.-]+:)?PlainTextSelection\b")
+
+
+def _sources(root: Any, archive: zipfile.ZipFile, path: Path, warnings: list[str]
+             ) -> tuple[list[tuple[Document, str | None]], list[Segment]]:
+    """Each text source as a document (and its text, None when the project lacks it) and every coded segment,
+    in project order."""
+    codes = _unique([(c.get("guid", ""), c.get("name", "")) for c in root.iter("Code")], "code", path, warnings)
+    notes = {note.get("guid"): _text(note.find("PlainTextContent")) for note in root.iter("Note")}
+    elements = list(root.iter("TextSource"))
+    _unique([(e.get("guid", ""), e.get("name") or f"source {k}") for k, e in enumerate(elements, start=1)],
+            "source", path, warnings)
+    sources: list[tuple[Document, str | None]] = []
+    segments: list[Segment] = []
+    taken: set[str] = set()
+    for index, element in enumerate(elements):
+        guid = element.get("guid", "")
+        found = _source_text(archive, path, element, warnings)
+        doc_id = _doc_id(element.get("name") or guid, taken)
+        if found is not None:
+            text, raw = found
+            sources.append((Document(doc_id, f"{path}!{element.get('name') or guid}", text,
+                                     hashlib.sha256(raw).hexdigest(), "utf-8"), text))
+        else:
+            sources.append((Document(doc_id, "", "", ""), None))
+        segments.extend(_segments(element, index, codes, notes))
+    return sources, segments
+
+
+def read_qdpx(path: str | Path, *, limits: ArchiveLimits | None = None) -> QdaProject:
+    """The sources and coded segments of a REFI-QDA project; ``limits``: how many segments it may hold
+    (limits.max_quotes; default: the config's)."""
     path = Path(path)
+    limits = limits or ArchiveLimits.of()
     warnings: list[str] = []
-    with _open(path) as archive:
+    with _open(path, limits) as archive:
         data = _member(archive, path, "project.qde", MAX_XML)
         if data is None:
             raise InputError(f"{path}: no project.qde in this archive; is it a REFI-QDA project (.qdpx)?")
+        _count_segments(path, data, limits)
         root = _parse(path, data)
+        del data
         if root.tag not in (f"{NS}Project", "Project"):
             raise InputError(f"{path}: project.qde is not a REFI-QDA project (its root is <{root.tag}>)")
         for element in root.iter():
             # Names without the namespace: some exporters leave it out, and nothing else uses these names.
             element.tag = element.tag.rsplit("}", 1)[-1]
-        codes = {code.get("guid"): code.get("name", "") for code in root.iter("Code")}
-        notes = {note.get("guid"): _text(note.find("PlainTextContent")) for note in root.iter("Note")}
-        texts: dict[str, str] = {}
-        documents: dict[str, Document] = {}
-        segments: list[Segment] = []
-        taken: set[str] = set()
-        for source in root.iter("TextSource"):
-            guid = source.get("guid", "")
-            found = _source_text(archive, path, source, warnings)
-            doc_id = _doc_id(source.get("name") or guid, taken)
-            if found is not None:
-                text, raw = found
-                texts[guid] = text
-                documents[guid] = Document(doc_id, f"{path}!{source.get('name') or guid}", text,
-                                           hashlib.sha256(raw).hexdigest(), "utf-8")
-            else:
-                documents[guid] = Document(doc_id, "", "", "")
-            segments.extend(_segments(source, guid, codes, notes))
-    convention, units, fits = _choose(texts, segments)
+        found, segments = _sources(root, archive, path, warnings)
+    texts = {k: text for k, (_, text) in enumerate(found) if text is not None}
+    convention, spans, fits = _choose(texts, segments)
     said = (f"{path}: positions read as {convention.describe()}: {fits} of {len(segments)} coded segments "
             "start and end on word boundaries")
-    quotes = [_quote(row, segment, documents[segment.source], texts, units, convention)
-              for row, segment in enumerate(segments, start=1)]
-    usable = tuple(d for guid, d in documents.items() if guid in texts and d.text.strip())
+    sources = [_Source(document, text, _line_starts(text) if text is not None else ()) for document, text in found]
+    ids = _quote_ids(segments, path, warnings)
+    quotes = [_quote(row, segment, sources[segment.source], span, convention, quote_id)
+              for row, (segment, span, quote_id) in enumerate(zip(segments, spans, ids), start=1)]
+    usable = tuple(d for d, text in found if text is not None and d.text.strip())
     return QdaProject(usable, tuple(quotes), said, tuple(warnings))

@@ -9,7 +9,6 @@ a quote that has not changed since it was reviewed.
 """
 from __future__ import annotations
 
-import csv
 import io
 import json
 import re
@@ -32,6 +31,7 @@ from .decisions import (  # noqa: F401 (parse_decision and REVIEW_COLUMNS are na
 )
 from .display import utf8
 from .errors import InputError, OutputError
+from .rows import csv_text
 from .transaction import write_bytes_atomic
 from .types import DECISIONS, QUOTES_SHEET, QuoteResult, fingerprint  # noqa: F401 (named here too)
 from .wording import plural
@@ -286,11 +286,7 @@ def review_bytes(review: Review, *, suffix: str) -> bytes:
     rows = [q.to_dict() for q in review.quotes]
     if suffix == ".jsonl":
         return utf8("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
-    buffer = io.StringIO(newline="")
-    writer = csv.writer(buffer, lineterminator="\r\n")  # as the results CSV
-    writer.writerow(REVIEW_COLUMNS)
-    writer.writerows([["" if row[c] is None else row[c] for c in REVIEW_COLUMNS] for row in rows])
-    return utf8(buffer.getvalue())
+    return utf8(csv_text(REVIEW_COLUMNS, ([row[c] for c in REVIEW_COLUMNS] for row in rows)))
 
 
 REVIEW_FORMATS = (".jsonl", ".csv")

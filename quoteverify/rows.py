@@ -8,11 +8,12 @@ from __future__ import annotations
 import csv
 import io
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
 
+from .decoders import DecodeError, json_loads, record_of
 from .errors import InputError
 from .types import QuoteResult, triage_order
 
@@ -81,31 +82,43 @@ FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
 
 def spreadsheet_safe(value: Any) -> Any:
-    """Text that a spreadsheet shows as text: a leading ' keeps "=HYPERLINK(...)" from running."""
-    if isinstance(value, str) and value.startswith(FORMULA_START):
+    """Text that a spreadsheet shows as text: a leading ' keeps "=HYPERLINK(...)" from running. Text that
+    starts with ' before such a character gets one more, so that spreadsheet_unsafe() gives it back as it was
+    (as the review page's saved CSV does)."""
+    if isinstance(value, str) and value.lstrip("'").startswith(FORMULA_START):
         return "'" + value
     return value
+
+
+def spreadsheet_unsafe(text: str) -> str:
+    """A cell as spreadsheet_safe() found it: the ' it put before a formula's first character taken off."""
+    return text[1:] if text.startswith("'") and text.lstrip("'").startswith(FORMULA_START) else text
+
+
+def csv_text(columns: Sequence[str], rows: Iterable[Iterable[Any]]) -> str:
+    """The one CSV writer of quoteverify: a header and rows, lines ended with CRLF, a list or mapping written
+    as JSON, None as an empty cell, and every text cell (the header's too) spreadsheet_safe."""
+    buffer = io.StringIO(newline="")
+    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer.writerow([spreadsheet_safe(column) for column in columns])
+    for row in rows:
+        writer.writerow([_csv_cell(value) for value in row])
+    return buffer.getvalue()
+
+
+def _csv_cell(value: Any) -> Any:
+    if isinstance(value, (list, tuple, dict)):
+        value = json.dumps(value, ensure_ascii=False)
+    return "" if value is None else spreadsheet_safe(value)
 
 
 def csv_bytes(results: list[QuoteResult]) -> bytes:
     """The results as CSV, worst first as a reviewer works through them (types.triage_order: unverified, then
     review by severity, then confidence); the ``row`` column gives the input order back."""
     rows = [flat_row(results[k]) for k in triage_order(results)]
-    extra = sorted({k for r in rows for k in r} - set(RESULT_COLUMNS))
-    buffer = io.StringIO(newline="")
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow([spreadsheet_safe(column) for column in list(RESULT_COLUMNS) + extra])
-    for row in rows:
-        values = []
-        for column in list(RESULT_COLUMNS) + extra:
-            value = row.get(column)
-            if isinstance(value, (list, dict)):
-                value = json.dumps(value, ensure_ascii=False)
-            values.append("" if value is None else spreadsheet_safe(value))
-        writer.writerow(values)
-    return buffer.getvalue().encode("utf-8", "backslashreplace")
-
-
+    columns = list(RESULT_COLUMNS) + sorted({k for r in rows for k in r} - set(RESULT_COLUMNS))
+    text = csv_text(columns, ([row.get(column) for column in columns] for row in rows))
+    return text.encode("utf-8", "backslashreplace")
 
 
 _WRITE_JSONL = "write it with 'quoteverify verify ... -o results.jsonl'"
@@ -135,11 +148,8 @@ def results_from_jsonl(path: Path, data: bytes) -> list[QuoteResult]:
         if not line.strip():
             continue
         try:
-            row = json.loads(line)
-            if not isinstance(row, dict):
-                raise TypeError("not a JSON object")
-            results.append(QuoteResult(**row))
-        except (json.JSONDecodeError, TypeError) as exc:
+            results.append(record_of(QuoteResult, json_loads(line), name="the result"))
+        except DecodeError as exc:
             raise InputError(f"{path}: line {number}: not a quoteverify result ({exc}); give the JSONL "
                              "written by quoteverify verify -o results.jsonl") from None
     return results

@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import importlib.util
+import time
 import types
 import typing
 from collections.abc import Iterator
@@ -37,7 +38,8 @@ from typing import TYPE_CHECKING, Any
 from platformdirs import user_data_path
 
 from .config import load_config
-from .display import displayable_data
+from .decoders import DecodeError, json_loads, record_of, shown
+from .display import displayable_data, masked
 from .errors import QuoteverifyError
 from .findings import timestamp
 from .load import quotes_from_records
@@ -48,6 +50,10 @@ if TYPE_CHECKING:
     from .types import Run
 
 STORE_FILE = "runs.sqlite"
+# Tries at making the tables while other runs make them too (see Store._create_tables).
+SCHEMA_ATTEMPTS = 10
+# What a database says when another connection made the table, index or column first.
+_RACE_MESSAGES = ("already exists", "duplicate column", "duplicate key value", "pg_type_typname_nsp_index")
 MAX_RUN_ID = 2**63 - 1  # SQL's BIGINT
 # A quote below this confidence is rechecked: the upper edge of the low band (classify.band).
 RECHECK_BELOW = BAND_MEDIUM
@@ -167,6 +173,25 @@ def _resolve(target: str | Path | None, *, create: bool) -> tuple[Any, str]:
     return sa.engine.URL.create("sqlite", database=str(path)), str(path)
 
 
+def store_file(target: str | Path | None) -> Path | None:
+    """The SQLite file a store target names (a path, a sqlite:/// URL, or None: the default store); None
+    for a database on a server."""
+    if target is None:
+        return default_path()
+    if not _is_url(str(target)):
+        return Path(target)
+    if not str(target).startswith("sqlite:"):
+        return None
+    # SQLAlchemy takes half a second to import; only the audit store needs it.
+    import sqlalchemy as sa
+
+    try:
+        database = sa.engine.make_url(str(target)).database
+    except (sa.exc.ArgumentError, ValueError):
+        return None  # not a URL at all: Store says so when it opens it
+    return Path(database) if database and database != ":memory:" else None
+
+
 def _select(table: Any) -> Any:
     # SQLAlchemy takes half a second to import; only the audit store needs it.
     import sqlalchemy as sa
@@ -193,7 +218,8 @@ class Store:
         # A writer waits this long for another run's transaction (a 100,000-quote record takes a while).
         connect_args = {"timeout": self.busy_seconds} if url.get_backend_name() == "sqlite" else {}
         try:
-            self.engine = sa.create_engine(url, connect_args=connect_args)
+            # Every JSON column is read through the bounded decoder: a damaged row is an error, not a traceback.
+            self.engine = sa.create_engine(url, connect_args=connect_args, json_deserializer=json_loads)
         except ModuleNotFoundError as exc:
             raise StoreError(f"{self.location}: needs the database driver '{exc.name}', which is not installed; "
                              "for PostgreSQL: pip install 'quoteverify[postgres]'") from None
@@ -201,9 +227,25 @@ class Store:
             raise StoreError(f"{self.location}: not a database URL quoteverify can use ({_one_line(exc)}); give a "
                              "file path for SQLite or a URL such as postgresql://user@localhost/quoteverify") from None
         with self._errors("cannot open the store"):
-            self._check_tables(sqlite_file=url.get_backend_name() == "sqlite")
-            self._schema.metadata.create_all(self.engine)
-            self._add_missing_columns()
+            self._create_tables(sqlite_file=url.get_backend_name() == "sqlite")
+
+    def _create_tables(self, *, sqlite_file: bool) -> None:
+        """Check the tables and make the missing ones. Runs that open a new store at once race to make them: the
+        loser of a race finds the table (or column) made meanwhile, and checks again."""
+        # SQLAlchemy takes half a second to import; only the audit store needs it.
+        import sqlalchemy as sa
+
+        for attempt in range(SCHEMA_ATTEMPTS):
+            try:
+                self._check_tables(sqlite_file=sqlite_file)
+                self._schema.metadata.create_all(self.engine)
+                self._add_missing_columns()
+                return
+            except (sa.exc.OperationalError, sa.exc.ProgrammingError, sa.exc.IntegrityError) as exc:
+                reason = str(getattr(exc, "orig", None) or exc)
+                if attempt == SCHEMA_ATTEMPTS - 1 or not any(m in reason for m in _RACE_MESSAGES):
+                    raise
+                time.sleep(0.05 * (attempt + 1))
 
     def _check_tables(self, *, sqlite_file: bool) -> None:
         """Refuse a database whose tables quoteverify did not make, before anything is written to it."""
@@ -236,8 +278,11 @@ class Store:
 
         try:
             yield
+        except DecodeError as exc:
+            raise StoreError(f"{self.location}: {doing}: a recorded row is damaged ({exc}); record the run again "
+                             "into a new store") from None
         except sa.exc.SQLAlchemyError as exc:
-            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0]
+            reason = masked(str(getattr(exc, "orig", None) or exc).strip().splitlines()[0])
             if "database is locked" in reason:
                 raise StoreError(f"{self.location}: {doing} (database is locked: other runs kept it busy for more "
                                  f"than {self.busy_seconds:g} s); try again when they are done") from None
@@ -296,7 +341,7 @@ class Store:
         table = self._schema.runs
         with self._errors("cannot read the runs"), self.engine.connect() as connection:
             rows = connection.execute(_select(table).order_by(table.c.id)).mappings().all()
-        return [_stored_run(row) for row in rows]
+            return [_stored_run(row) for row in rows]
 
     def run(self, run_id: int) -> StoredRun:
         """The recorded run ``run_id``."""
@@ -306,10 +351,10 @@ class Store:
         table = self._schema.runs
         with self._errors("cannot read the runs"), self.engine.connect() as connection:
             row = connection.execute(_select(table).where(table.c.id == run_id)).mappings().first()
-        if row is None:
-            raise StoreError(f"{self.location}: no run {run_id} here; 'quoteverify runs --store {self.location}' "
-                             "lists the runs recorded")
-        return _stored_run(row)
+            if row is None:
+                raise StoreError(f"{self.location}: no run {run_id} here; 'quoteverify runs --store "
+                                 f"{self.location}' lists the runs recorded")
+            return _stored_run(row)
 
     def _rows(self, run_id: int) -> list[Any]:
         self.run(run_id)
@@ -320,17 +365,21 @@ class Store:
 
     def results(self, run_id: int) -> list[QuoteResult]:
         """The results of run ``run_id``, in input order, as they were recorded."""
-        return [_stored_result(row) for row in self._rows(run_id)]
+        return [result for _, result in self._results(run_id)]
+
+    def _results(self, run_id: int) -> list[tuple[Any, QuoteResult]]:
+        rows = self._rows(run_id)
+        with self._errors(f"cannot read run {run_id}"):
+            return [(row, _stored_result(row)) for row in rows]
 
     def quotes(self, run_id: int) -> list[Quote]:
         """The quotes of run ``run_id`` as the quote table gave them, in input order, to check again."""
         records = []
-        for row in self._rows(run_id):
-            result = _stored_result(row)
+        for row, result in self._results(run_id):
             confidence = result.finding_confidence
             records.append((result.row, {
                 **result.extra, "quote": result.quote, "quote_id": result.quote_id,
-                "document": result.claimed_document, "speaker": row["claimed_speaker"] or "",
+                "document": result.claimed_document, "speaker": str(row["claimed_speaker"] or ""),
                 "finding": result.finding, "finding_confidence": "" if confidence is None else repr(confidence)}))
         header = list(dict.fromkeys(key for _, record in records for key in record)) or ["quote"]
         quotes, _ = quotes_from_records(records, header, f"{self.location}: run {run_id}")
@@ -350,8 +399,9 @@ def _database_url(target: str) -> tuple[Any, str]:
         url = sa.engine.make_url(target)
         url.get_dialect()  # an unknown scheme (http://) fails here, not in the middle of a run
     except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError, ValueError) as exc:
-        raise StoreError(f"{target}: not a database URL quoteverify can use ({_one_line(exc)}); give a file path "
-                         "for SQLite or a URL such as postgresql://user@localhost/quoteverify") from None
+        raise StoreError(masked(f"{target}: not a database URL quoteverify can use ({_one_line(exc)}); give a "
+                                "file path for SQLite or a URL such as postgresql://user@localhost/quoteverify")
+                         ) from None
     except ModuleNotFoundError:
         pass  # a known database without its driver: Store names the driver to install
     location = url.render_as_string(hide_password=True)
@@ -361,15 +411,16 @@ def _database_url(target: str) -> tuple[Any, str]:
 
 
 def _stored_run(row: Any) -> StoredRun:
-    return StoredRun(run_id=row["id"], time=row["time"], version=row["version"], config=row["config"],
-                     quotes=row["quotes"], verified=row["verified"], review=row["review"],
-                     unverified=row["unverified"], corpus=tuple(CorpusFile(**d) for d in row["corpus"]),
-                     quotes_sha256=row["quotes_sha256"], embedder=row["embedder"])
+    """A row of ``runs`` as a StoredRun, each value checked for its type (a DecodeError if one is wrong)."""
+    return record_of(StoredRun, {"run_id": row["id"], **{f.name: row[f.name] for f in fields(StoredRun)
+                                                       if f.name != "run_id"}}, name=f"run {row['id']}")
 
 
 def _stored_result(row: Any) -> QuoteResult:
+    """A row of ``results`` as a QuoteResult, each value checked for its type (a DecodeError if one is wrong)."""
     # A NULL is a field added since the row was recorded: it takes the field's default.
-    return QuoteResult(**{f.name: row[f.name] for f in fields(QuoteResult) if row[f.name] is not None})
+    return record_of(QuoteResult, {f.name: row[f.name] for f in fields(QuoteResult) if row[f.name] is not None},
+                     name=f"run {row['run_id']}, result {shown(row['position'])}")
 
 
 def open_store(target: str | Path | None = None, *, create: bool = True,

@@ -19,12 +19,13 @@ import sys
 import tempfile
 import threading
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import OutputError
-from .tempfiles import clean_stale, temp_name
+from .guard import check_output_path
+from .tempfiles import temp_name
 
 _current: contextvars.ContextVar[OutputTransaction | None] = contextvars.ContextVar("outputs", default=None)
 
@@ -110,11 +111,6 @@ def output_transaction() -> Iterator[OutputTransaction]:
         raise
     finally:
         _current.reset(token)
-
-
-def clean_output_folder(folder: str | Path) -> None:
-    """Remove the temporary files (and openpyxl spill folders) that a killed run left in ``folder``."""
-    clean_stale(folder)
 
 
 @contextmanager
@@ -221,29 +217,6 @@ def write_atomic(path: Path, write: Callable[[Path], None]) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-
-
-def check_output_path(path: str | Path, *, inputs: Iterable[str | Path] = (),
-                      suffixes: Iterable[str] | None = None) -> None:
-    """Refuse an output that could not be written, or would replace one of ``inputs``.
-
-    Called before a long run, so that a typo fails at once. An existing output
-    file is replaced (see write_atomic); an input never is.
-    """
-    path = Path(path)
-    if path.is_dir():
-        raise OutputError(f"{path}: is a folder; give a file name, such as {path / 'results.jsonl'}")
-    if suffixes is not None and path.suffix.lower() not in (suffixes := tuple(suffixes)):
-        raise OutputError(f"{path}: unknown output format '{path.suffix}'; use {', '.join(suffixes)}")
-    if not path.parent.is_dir():
-        raise OutputError(f"{path}: folder {path.parent} does not exist; create it or choose another path")
-    if not os.access(path.parent, os.W_OK):
-        raise OutputError(f"{path}: folder {path.parent} is not writable; choose another path")
-    for other in inputs:
-        if Path(other).resolve() == path.resolve():
-            raise OutputError(f"{path}: is also an input of this run and would be replaced; "
-                              "choose another output name")
-    clean_output_folder(path.parent)
 
 
 def write_output(path: str | Path, write: Callable[[Path], None]) -> None:

@@ -30,6 +30,8 @@ EDITS = frozenset({"disfluency", "typo", "contraction"})
 LOAD_BEARING = frozenset({"number", "negation", "name"})
 # A reviewer's verdict on a quote, as offered by the workbook and the review page.
 DECISIONS = ("accept", "reject", "fix quote", "fix source")
+# The columns of `quoteverify review -o reviewed.jsonl|.csv`, in this order.
+REVIEW_COLUMNS = ("quote_id", "row", "cell", "status", "decision", "reviewer_note", "problem")
 QUOTES_SHEET = "Quotes"  # the workbook's sheet of quotes, which `review` and --previous read back
 # Reports how many of the quotes are done: (done, total).
 Progress = Callable[[int, int], None]

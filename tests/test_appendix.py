@@ -46,7 +46,8 @@ def test_appendix_numbers_are_the_runs(example_run):
     counts = {s: sum(r["status"] == s for r in results) for s in ("verified", "review", "unverified")}
     assert n > 0 and all(counts.values()), "data/example shows every status"
 
-    assert text.startswith("## Quote verification\n\nQuotes were checked against their sources with "
+    assert text.startswith("<!-- quoteverify:output appendix: written by quoteverify, not a source document -->\n\n"
+                           "## Quote verification\n\nQuotes were checked against their sources with "
                            f"quoteverify {quoteverify.__version__} (Python ")
     assert f"the text of the {len(manifest.documents)} source documents" in text
     assert (f"split into {manifest.windows} overlapping windows of 64 word tokens, each sharing 30% of its "
@@ -134,7 +135,8 @@ def test_latex_appendix_escapes_what_users_wrote(corpus_dir):
     text = render_appendix(run.results, build_manifest(run), style="latex", manifest_name="run_1.json")
     assert r"Q\_1 \& 50\% & interview-01 & line 2 & verified & exact \\" in text
     assert r"\texttt{quoteverify rerun run\_1.json}" in text
-    assert text.startswith("% Needs \\usepackage{booktabs,longtable} in the preamble.\n\n"
+    assert text.startswith("% quoteverify:output appendix: written by quoteverify, not a source document. Needs "
+                           "\\usepackage{booktabs,longtable} in the preamble.\n\n"
                            "\\subsection*{Quote verification}\n\n")
     body = text.split("\n", 1)[1]
     assert not re.search(r"(?<!\\)[%&#_$]", body.replace("$\\geq$", "").replace(" & ", " ")), \

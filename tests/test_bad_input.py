@@ -160,7 +160,7 @@ ERRORS = [
     ("sheet-for-a-csv", {}, ["{t}/docs", "{t}/quotes.csv", "--sheet", "Quotes"],
      "{t}/quotes.csv: --sheet 'Quotes' is for .xlsx quote tables; leave it out for a .csv file"),
     ("bad-jsonl-line", {"quotes.jsonl": '{"quote": "a"}\n{"quote": \n'}, ["{t}/docs", "{t}/quotes.jsonl"],
-     "{t}/quotes.jsonl: line 2: not valid JSON (Expecting value); one JSON object per line"),
+     "{t}/quotes.jsonl: line 2: not valid JSON (Expecting value at column 11); one JSON object per line"),
     ("xlsx-no-such-sheet", {"quotes.xlsx": workbook(NOTES_SHEET, QUOTES_SHEET)},
      ["{t}/docs", "{t}/quotes.xlsx", "--sheet", "Sheet1"],
      "{t}/quotes.xlsx: no sheet named 'Sheet1'; sheets: Notes, Quotes"),
@@ -196,20 +196,29 @@ ERRORS = [
      ["{t}/docs", "{t}/quotes.csv", "--config", "{t}/mine.yaml"],
      "{t}/mine.yaml: 'verdict.min_coverage' is 1.5; it must be between 0.0 and 1.0"),
     ("config-not-yaml", {"mine.yaml": "window: [unclosed\n"}, ["{t}/docs", "{t}/quotes.csv", "--config", "{t}/mine.yaml"],
-     "{t}/mine.yaml: not valid YAML (while parsing a flow sequence); fix the syntax"),
+     "{t}/mine.yaml: not valid YAML (line 2, column 1: expected ',' or ']', but got '<stream end>'); fix the syntax"),
     # outputs (all refused before the run: see test_outputs_are_checked_before_the_run)
     ("output-folder-missing", {}, ["{t}/docs", "{t}/quotes.csv", "-o", "{t}/out/results.jsonl"],
-     "{t}/out/results.jsonl: folder {t}/out does not exist; create it or choose another path"),
+     "-o {t}/out/results.jsonl: folder {t}/out does not exist; create it or choose another path"),
     ("output-unknown-extension", {}, ["{t}/docs", "{t}/quotes.csv", "-o", "{t}/results.json"],
-     "{t}/results.json: unknown output format '.json'; use .jsonl, .csv, .xlsx, .html"),
+     "-o {t}/results.json: unknown output format '.json'; use .jsonl, .csv, .xlsx, .html"),
     ("output-is-a-folder", {}, ["{t}/docs", "{t}/quotes.csv", "-o", "{t}/docs"],
-     "{t}/docs: is a folder; give a file name, such as {t}/docs/results.jsonl"),
+     "-o {t}/docs: is a folder; give a file name, such as {t}/docs/results.jsonl"),
     ("output-is-the-quote-table", {}, ["{t}/docs", "{t}/quotes.csv", "-o", "{t}/quotes.csv"],
-     "{t}/quotes.csv: is also an input of this run and would be replaced; choose another output name"),
+     "-o {t}/quotes.csv: is the quote table this run reads and would be replaced; give the output another name"),
     ("output-is-a-document", {"notes.csv": "x\n"}, ["{t}/notes.csv", "{t}/quotes.csv", "-o", "{t}/notes.csv"],
-     "{t}/notes.csv: is also an input of this run and would be replaced; choose another output name"),
+     "-o {t}/notes.csv: is a document this run reads and would be replaced; give the output another name"),
+    ("output-inside-the-documents", {}, ["{t}/docs", "{t}/quotes.csv", "-o", "{t}/docs/results.jsonl"],
+     "-o {t}/docs/results.jsonl: is inside the documents folder {t}/docs, which this run reads, so a later run "
+     "would read it as a source; write it outside {t}/docs"),
+    ("report-over-a-document", {"docs/notes.md": "Maria: We kept notes.\n"},
+     ["{t}/docs", "{t}/quotes.csv", "--report", "{t}/docs/notes.md"],
+     "--report {t}/docs/notes.md: is inside the documents folder {t}/docs, which this run reads, so a later run "
+     "would read it as a source; write it outside {t}/docs"),
+    ("two-outputs-on-one-file", {}, ["{t}/docs", "{t}/quotes.csv", "-o", "{t}/r.jsonl", "--cards", "{t}/r.jsonl"],
+     "--cards {t}/r.jsonl: is also the output of -o; give each output a file of its own"),
     ("manifest-folder-missing", {}, ["{t}/docs", "{t}/quotes.csv", "--manifest", "{t}/out/run.json"],
-     "{t}/out/run.json: folder {t}/out does not exist; create it or choose another path"),
+     "--manifest {t}/out/run.json: folder {t}/out does not exist; create it or choose another path"),
     # the command line itself
     ("only-one-path", {}, ["{t}/quotes.csv"],
      "give the documents (files or folders) and then the quote table, "
@@ -396,7 +405,8 @@ def test_rerun_checks_its_outputs_before_running(tmp: Path, monkeypatch) -> None
     monkeypatch.setattr("quoteverify.application.rerun", lambda *a, **k: pytest.fail("the run started"))
     result = CliRunner().invoke(main, ["rerun", str(tmp / "run.json")])
     assert (result.exit_code, result.stderr) == (
-        2, f"Error: {tmp / 'out' / 'r.jsonl'}: folder {tmp / 'out'} does not exist; create it or choose another path\n")
+        2, f"Error: the recorded output {tmp / 'out' / 'r.jsonl'}: folder {tmp / 'out'} does not exist; create it "
+           "or choose another path\n")
 
 
 def test_write_results_checks_its_path(tmp_path: Path) -> None:
@@ -494,10 +504,15 @@ def test_formula_like_cells_are_plain_text_in_and_safe_out(tmp: Path) -> None:
     assert {c.data_type for c in cells} == {"s"}
 
 
-def test_formula_cells_of_an_xlsx_are_read_as_their_text(tmp: Path) -> None:
+def test_formula_cells_of_an_xlsx_are_read_as_their_saved_values(tmp: Path) -> None:
+    # openpyxl saves a formula without its value: the quote is unverified with the reason, never its formula text
+    # (a workbook Excel saved reads as the value it shows; see test_faults).
     write_files(tmp, {"quotes.xlsx": workbook(("Quotes", [["quote"], ['=HYPERLINK("http://x","y")'], ["@x"]]))})
     loaded = load_quotes(tmp / "quotes.xlsx")
-    assert [q.text for q in loaded.quotes] == ['=HYPERLINK("http://x","y")', "@x"]
+    assert [(q.text, q.problem) for q in loaded.quotes] == [
+        ("", 'cell A2 holds the formula =HYPERLINK("http://x","y") and no value saved for it (the file was not '
+             "saved by a program that computes formulas); open it in Excel and save it, or paste the values"),
+        ("@x", "")]
 
 
 def test_extra_columns_pass_through(tmp: Path) -> None:

@@ -170,7 +170,7 @@ def bad_input(tmp_path: Path, corpus_dir: Path, quotes_csv: Path, case: str) -> 
     if case == "output-folder-missing":
         out = tmp_path / "no-such-folder" / "results.jsonl"
         return ([corpus_dir, quotes_csv, "-o", out],
-                f"Error: {out}: folder {out.parent} does not exist; create it or choose another path")
+                f"Error: -o {out}: folder {out.parent} does not exist; create it or choose another path")
     if case == "only-one-path":
         return ([quotes_csv], "Error: give the documents (files or folders) and then the quote table, "
                               "e.g. quoteverify verify transcripts/ quotes.csv -o results.xlsx")

@@ -129,7 +129,8 @@ def test_errors_in_a_file_name_the_file(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("content", "message"), [
     ("- window\n- index\n", "{path}: expected a mapping of sections (window:, index:, ...) at the top level"),
-    ("window: [unclosed\n", "{path}: not valid YAML (while parsing a flow sequence); fix the syntax"),
+    ("window: [unclosed\n", "{path}: not valid YAML (line 2, column 1: expected ',' or ']', but got '<stream "
+                            "end>'); fix the syntax"),
 ])
 def test_bad_files(tmp_path: Path, content: str, message: str) -> None:
     path = tmp_path / "mine.yaml"

@@ -457,7 +457,7 @@ def test_review_cli_writes_csv(workbook, tmp_path):
     assert outcome.exit_code == 0
     lines = out.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "quote_id,row,cell,status,decision,reviewer_note,problem"
-    assert any(line.startswith("q2,2,") and line.endswith(",verified,accept,\"- fine, checked\",") for line in lines)
+    assert any(line.startswith("q2,2,") and line.endswith(",verified,accept,\"'- fine, checked\",") for line in lines)
 
 
 def test_review_cli_without_output_writes_jsonl_to_stdout(workbook):
@@ -497,8 +497,7 @@ def test_review_cli_unknown_output_format(workbook, tmp_path):
     out = tmp_path / "reviewed.txt"
     outcome = CliRunner().invoke(main, ["review", str(workbook), "-o", str(out)])
     assert outcome.exit_code == 2
-    assert outcome.stderr == (f"Error: {out}: unknown format '.txt' for reviewed decisions; "
-                              "use .jsonl or .csv\n")
+    assert outcome.stderr == f"Error: -o {out}: unknown output format '.txt'; use .jsonl, .csv\n"
 
 
 def test_missing_decision_column_is_an_error(workbook):
@@ -719,8 +718,8 @@ def test_review_keeps_a_decisions_file_it_would_replace(tmp_path):
                                               f"replaced, the old file is kept as {backup}")
     outcome = runner.invoke(main, ["review", str(out), "-o", str(out)])
     assert outcome.exit_code == 2
-    assert outcome.stderr == (f"Error: {out}: is also an input of this run and would be replaced; choose another "
-                              "output name\n")
+    assert outcome.stderr == (f"Error: -o {out}: is the reviewed workbook this run reads and would be replaced; "
+                              "give the output another name\n")
 
 
 def test_the_next_step_counts_what_is_still_undecided(tmp_path):

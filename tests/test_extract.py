@@ -209,8 +209,8 @@ def test_cli_min_words_and_config(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(("args", "message"), [
     (["--min-words", "0"], "config: 'extract.min_words' is 0; it must be between 1 and 1000"),
-    (["-o", "{manuscript}"], "{manuscript}: unknown output format '.md'; use .csv"),
-    (["-o", "{tmp}/quotes.xlsx"], "{tmp}/quotes.xlsx: unknown output format '.xlsx'; use .csv"),
+    (["-o", "{manuscript}"], "-o {manuscript}: unknown output format '.md'; use .csv"),
+    (["-o", "{tmp}/quotes.xlsx"], "-o {tmp}/quotes.xlsx: unknown output format '.xlsx'; use .csv"),
 ])
 def test_cli_errors(tmp_path: Path, args: list[str], message: str) -> None:
     manuscript = tmp_path / "paper.md"

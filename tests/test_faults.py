@@ -2,6 +2,7 @@
 hostile archives. Never a wrong verdict, never a traceback, never a half-written set of outputs."""
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from pathlib import Path
@@ -945,3 +946,372 @@ def test_a_zip_member_needing_an_unknown_zip_version_is_one_line(tmp_path: Path,
     assert result.stderr.splitlines()[-1].startswith(f"Error: {path}: not a readable ") or \
         result.stderr.splitlines()[-1].startswith(f"Error: {path}: cannot be read as an Excel workbook "), result.output
     assert "zip file version 23.5" in result.stderr.splitlines()[-1]
+
+
+# --- round two (issue 29): small hostile files, through the CLI in a process of its own --------------------------
+
+
+def _bounded(args: list[str], cwd: Path) -> tuple[int, str]:
+    """Exit code and stderr of a command that must finish within REFUSAL_SECONDS and PEAK_MB, without a
+    traceback and with at most one line of error."""
+    code, stderr, seconds, peak = _measured(args, cwd)
+    assert "Traceback" not in stderr, stderr
+    assert seconds <= REFUSAL_SECONDS and peak <= PEAK_MB, (args, seconds, peak)
+    assert len([line for line in stderr.splitlines() if line.startswith("Error:")]) <= 1, stderr
+    return code, stderr
+
+
+def _round_two_folder(tmp_path: Path) -> Path:
+    from conftest import TINY_CORPUS
+
+    (tmp_path / "docs").mkdir()
+    for doc_id, text in TINY_CORPUS.items():
+        (tmp_path / "docs" / f"{doc_id}.txt").write_bytes(text.encode("utf-8"))
+    (tmp_path / "quotes.csv").write_text("quote\nit was harder than we expected\n", encoding="utf-8")
+    return tmp_path
+
+
+PDF_REFUSED = ("refused: its pages draw more than {budget:,} bytes of content, over 10 times its size "
+               "(limits.max_pdf_ratio in --config), as PDFs built to exhaust a reader do; save it again as PDF, "
+               "or raise the limit")
+HOSTILE_DOCUMENTS = [
+    ("bomb.pdf", lambda: hostile_files.pdf_page_reuse(), 2, PDF_REFUSED),
+    ("dense.pdf", lambda: hostile_files.pdf_dense(), 2, PDF_REFUSED),
+    ("forms.pdf", lambda: hostile_files.pdf_form_reuse(), 2, PDF_REFUSED),
+    ("cmaps.pdf", lambda: hostile_files.pdf_cmap_reuse(), 2, PDF_REFUSED),
+    ("cues.srt", lambda: hostile_files.subtitles_markup("srt", 100_000).encode(), 0, ""),
+    ("cues.vtt", lambda: hostile_files.subtitles_markup("vtt", 200_000).encode(), 0, ""),
+]
+
+
+@pytest.mark.parametrize("name, data, code, message", HOSTILE_DOCUMENTS, ids=[c[0] for c in HOSTILE_DOCUMENTS])
+def test_a_small_hostile_document_costs_little(tmp_path: Path, name: str, data, code: int, message: str) -> None:
+    folder = _round_two_folder(tmp_path)
+    path = folder / "docs" / name
+    path.write_bytes(data())
+    got, stderr = _bounded(["verify", str(folder / "docs"), str(folder / "quotes.csv"), "--no-embed", "--no-cache",
+                            "-o", str(folder / "r.jsonl")], folder)
+    budget = max(1 << 20, 10 * path.stat().st_size)
+    assert got == code, stderr
+    if message:
+        assert stderr == f"Error: {path}: {message.format(budget=budget)}\n"
+
+
+HOSTILE_TABLES = [
+    ("wide.csv", hostile_files.wide_csv, "refused: row 1 has 100,000 columns, more than the limit of 1,000 "
+                                         "(limits.max_columns in --config)"),
+    ("wide.jsonl", hostile_files.wide_jsonl, "refused: row 1 has 100,001 columns, more than the limit of 1,000 "
+                                             "(limits.max_columns in --config)"),
+]
+
+
+@pytest.mark.parametrize("name, text, message", HOSTILE_TABLES, ids=[c[0] for c in HOSTILE_TABLES])
+def test_a_quote_table_of_100000_columns_is_refused_at_once(tmp_path: Path, name: str, text, message: str) -> None:
+    folder = _round_two_folder(tmp_path)
+    (folder / name).write_text(text(), encoding="utf-8")
+    code, stderr = _bounded(["verify", str(folder / "docs"), str(folder / name), "--no-embed", "--no-cache"], folder)
+    assert (code, stderr) == (2, f"Error: {folder / name}: {message}\n")
+
+
+def test_a_project_of_300000_segments_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    path = tmp_path / "project.qdpx"
+    path.write_bytes(hostile_files.qdpx_many_segments())
+    assert path.stat().st_size < 2_000_000
+    code, stderr = _bounded(["verify", str(path), "--no-embed", "--no-cache"], tmp_path)
+    assert (code, stderr) == (2, f"Error: {path}: refused: 300,000 coded segments, more than the limit of 200,000 "
+                                 "quotes (limits.max_quotes in --config); export fewer codes, or raise the limit\n")
+
+
+@pytest.mark.parametrize("text, reason", [
+    (hostile_files.yaml_alias_bomb(), "its aliases (*name) expand to more than 100,000 values, as an alias bomb's "
+                                      "do; write the values out"),
+    (hostile_files.yaml_deep(), "nested more than 64 deep"),
+], ids=["alias bomb", "20000 deep"])
+def test_a_hostile_config_is_one_short_line(tmp_path: Path, text: str, reason: str) -> None:
+    folder = _round_two_folder(tmp_path)
+    (folder / "config.yaml").write_text(text, encoding="utf-8")
+    code, stderr = _bounded(["verify", str(folder / "docs"), str(folder / "quotes.csv"), "--no-embed", "--no-cache",
+                             "--config", str(folder / "config.yaml")], folder)
+    assert (code, stderr) == (2, f"Error: {folder / 'config.yaml'}: not valid YAML ({reason}); fix the syntax\n")
+
+
+JSON_REASONS = {"infinity": "Infinity is not a JSON number", "digits": "a number of 5,000 digits",
+                "deep": "nested more than 64 deep", "nan": "NaN is not a JSON number",
+                "float": "1e999 is too large for a number"}
+
+
+@pytest.fixture(scope="module")
+def recorded_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """docs/, quotes.csv, and the results r.jsonl and manifest run.json of a run on them."""
+    from click.testing import CliRunner
+
+    from quoteverify.cli import main
+
+    folder = _round_two_folder(tmp_path_factory.mktemp("recorded"))
+    done = CliRunner().invoke(main, ["verify", str(folder / "docs"), str(folder / "quotes.csv"), "--no-embed",
+                                     "--no-cache", "-o", str(folder / "r.jsonl"), "--manifest",
+                                     str(folder / "run.json")])
+    assert done.exit_code == 0, done.output
+    return folder
+
+
+def _hostile_json_case(folder: Path, where: str, bad: str) -> tuple[list[str], str]:
+    """(command, the error's text after 'Error: ') of a file holding the hostile JSON value ``bad``."""
+    if where == "decisions":
+        path = folder / "d.json"
+        path.write_text('{"format": "quoteverify decisions", "version": 1, "decisions": '
+                        f'[{{"quote_id": "q1", "row": {bad}, "decision": "accept"}}]}}', encoding="utf-8")
+        return ["review", str(path)], f"{path}: not valid JSON ({{}}); give the .json the review page's 'save " \
+                                      "decisions: JSON' button wrote"
+    if where == "quotes":
+        path = folder / "q.jsonl"
+        path.write_text(f'{{"quote": "We lost 15 volunteers", "n": {bad}}}\n', encoding="utf-8")
+        return (["verify", str(folder / "docs"), str(path), "--no-embed", "--no-cache"],
+                f"{path}: line 1: not valid JSON ({{}}); one JSON object per line")
+    if where == "results":
+        path = folder / "bad.jsonl"
+        line = (folder / "r.jsonl").read_text(encoding="utf-8").splitlines()[0]
+        path.write_text(line.replace('"confidence": ', f'"confidence": {bad}, "was": ', 1) + "\n", encoding="utf-8")
+        return (["report", str(path), "-o", str(folder / "page.html")],
+                f"{path}: line 1: not a quoteverify result ({{}}); give the JSONL written by quoteverify verify -o "
+                "results.jsonl")
+    path = folder / "bad.json"
+    manifest = (folder / "run.json").read_text(encoding="utf-8")
+    path.write_text(manifest.replace('"created": ', f'"x": {bad}, "created": ', 1), encoding="utf-8")
+    return (["appendix", str(folder / "r.jsonl"), "--manifest", str(path)],
+            f"{path}: not a JSON manifest ({{}}); give the file written by --manifest")
+
+
+@pytest.mark.parametrize("kind", sorted(JSON_REASONS))
+@pytest.mark.parametrize("where", ["decisions", "quotes", "results", "manifest"])
+def test_json_that_python_reads_too_far_is_one_line_everywhere(recorded_run: Path, tmp_path: Path, where: str,
+                                                               kind: str) -> None:
+    from click.testing import CliRunner
+
+    from quoteverify.cli import main
+
+    folder = tmp_path / "run"
+    shutil.copytree(recorded_run, folder)
+    args, message = _hostile_json_case(folder, where, hostile_files.hostile_json(kind))
+    result = CliRunner().invoke(main, args)
+    assert (result.exit_code, result.stderr) == (2, f"Error: {message.format(JSON_REASONS[kind])}\n")
+
+
+# --- round two: nothing silently dropped or merged, no record destroyed --------------------------------------------
+
+
+def _invoke(*args: object):
+    from click.testing import CliRunner
+
+    from quoteverify.cli import main
+
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_a_decisions_csv_with_an_unclosed_quote_names_the_row(tmp_path: Path) -> None:
+    path = tmp_path / "decisions.csv"
+    path.write_text("quote_id,row,status,decision,reviewer_note,fingerprint\r\nq1,2,review,accept,fine,a\r\n"
+                    'q2,3,review,reject,"the note never closes,b\r\nq3,4,review,accept,ok,c\r\n', encoding="utf-8")
+    result = _invoke("review", path)
+    assert (result.exit_code, result.stderr) == (
+        2, f"Error: {path}: row 3 (line 3): a double-quoted cell is not closed where it should be, so the rows after "
+           "it would run together; close its \" (a \" inside a quoted cell is written \"\")\n")
+
+
+def test_decisions_and_quotes_longer_than_the_csv_module_allows_are_read(tmp_path: Path, corpus_dir: Path) -> None:
+    note = "checked against the recording " * 7000  # 210,000 characters: over csv's default field limit
+    decisions = tmp_path / "decisions.csv"
+    decisions.write_text(f'quote_id,row,status,decision,reviewer_note,fingerprint\r\nq1,2,review,accept,"{note}",f\r\n',
+                         encoding="utf-8")
+    result = _invoke("review", decisions, "-o", tmp_path / "out.jsonl")
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "out.jsonl").read_text(encoding="utf-8"))["reviewer_note"] == note.strip()
+    quotes = tmp_path / "quotes.csv"
+    quotes.write_text(f'quote_id,quote\nq1,"{note}"\nq2,it was harder than we expected\n', encoding="utf-8")
+    result = _invoke("verify", corpus_dir, quotes, "--no-embed", "--no-cache", "-o", tmp_path / "r.jsonl")
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in (tmp_path / "r.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert [(r["quote_id"], r["status"], len(r["quote"])) for r in rows] == [
+        ("q1", "unverified", len(note)), ("q2", "verified", 30)]
+
+
+def test_a_utf32_transcript_is_read_as_utf32(tmp_path: Path, corpus_dir: Path) -> None:
+    from conftest import TINY_CORPUS, span_of
+
+    for encoding in ("utf-32", "utf-32-be"):
+        doc = corpus_dir / "interview-01.txt"
+        doc.write_bytes(TINY_CORPUS["interview-01"].encode(encoding))
+        quotes = tmp_path / "quotes.csv"
+        quotes.write_text("quote\nWe lost 15 volunteers in the first month\n", encoding="utf-8")
+        result = _invoke("verify", corpus_dir, quotes, "--no-embed", "--no-cache")
+        assert result.exit_code == 0, result.output
+        row = json.loads(result.stdout)
+        start, end = span_of(TINY_CORPUS["interview-01"], "We lost 15 volunteers in the first\nmonth")
+        assert (row["status"], row["speaker"], row["start"], row["end"]) == ("verified", "Maria", start, end)
+
+
+@pytest.mark.parametrize("cached, status, reason", [
+    ("We lost 15 volunteers in the first month", "verified", None),
+    (None, "unverified", "cell B2 holds the formula =C2 and no value saved for it (the file was not saved by a "
+                         "program that computes formulas); open it in Excel and save it, or paste the values"),
+])
+def test_a_formula_quote_cell_is_read_as_its_saved_value(tmp_path: Path, corpus_dir: Path, cached, status: str,
+                                                         reason: str | None) -> None:
+    table = tmp_path / "quotes.xlsx"
+    table.write_bytes(hostile_files.xlsx_formula_quote(cached))
+    result = _invoke("verify", corpus_dir, table, "--no-embed", "--no-cache")
+    assert result.exit_code == 0, result.output
+    row = json.loads(result.stdout)
+    assert (row["quote"], row["status"]) == (cached or "", status)
+    if reason:
+        assert row["reasons"] == [reason]
+        assert (f"Warning: {table}: 1 quote cell(s) are formulas with no value saved (first: row 2); they are "
+                "reported unverified, not checked") in result.stderr.splitlines()
+
+
+def test_sources_and_segments_sharing_a_guid_are_all_read_and_named(tmp_path: Path) -> None:
+    one = "Maria: We lost 15 volunteers in the first month.\n"
+    two = "James: The training was useful, but it was far too short.\n"
+    path = tmp_path / "project.qdpx"
+    path.write_bytes(hostile_files.qdpx([("SAME", "interview-01.txt", one), ("SAME", "interview-02.txt", two)],
+                                        [("S1", 0, 7, 48), ("S1", 1, 7, 57)],
+                                        codes=(("C", "staffing"), ("C", "training"))))
+    result = _invoke("verify", path, "--no-embed", "--no-cache")
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(r["quote_id"], r["document"], r["status"]) for r in rows] == [
+        ("S1", "interview-01", "verified"), ("S1#2", "interview-02", "verified")]
+    warnings = [line for line in result.stderr.splitlines() if line.startswith("Warning:")]
+    assert warnings == [
+        f"Warning: {path}: codes 'staffing' and 'training' share the GUID C; 'staffing' is taken where it is referred "
+        "to; export the project again",
+        f"Warning: {path}: sources 'interview-01.txt' and 'interview-02.txt' share the GUID SAME; 'interview-01.txt' is "
+        "taken where it is referred to; export the project again",
+        f"Warning: {path}: coded segments 1 and 2 share the GUID S1; segment 2 is named 'S1#2'"]
+
+
+def test_a_manifest_or_a_store_row_of_the_wrong_types_is_one_line(recorded_run: Path, tmp_path: Path) -> None:
+    import sqlite3
+
+    folder = tmp_path / "run"
+    shutil.copytree(recorded_run, folder)
+    manifest = json.loads((folder / "run.json").read_text(encoding="utf-8"))
+    manifest["inputs"]["documents"] = [5]
+    (folder / "run.json").write_text(json.dumps(manifest), encoding="utf-8")
+    for args in (["appendix", folder / "r.jsonl", "--manifest", folder / "run.json"],
+                 ["rerun", folder / "run.json", "-o", folder / "again.jsonl"]):
+        result = _invoke(*args)
+        assert (result.exit_code, result.stderr) == (
+            2, f"Error: {folder / 'run.json'}: not a quoteverify manifest (version 1): manifest.documents item must "
+               "be a mapping, not 5; give the file written by 'quoteverify verify --manifest FILE'\n")
+    store = folder / "s.sqlite"
+    assert _invoke("verify", folder / "docs", folder / "quotes.csv", "--no-embed", "--no-cache", "--store",
+                   store).exit_code == 0
+    with sqlite3.connect(store) as connection:
+        connection.execute("UPDATE runs SET corpus = '5'")
+        connection.execute("UPDATE results SET confidence = 'high'")
+    connection.close()
+    result = _invoke("runs", "--store", store)
+    assert (result.exit_code, result.stderr) == (
+        2, f"Error: {store}: cannot read the runs: a recorded row is damaged (run 1.corpus must be a list, not 5); "
+           "record the run again into a new store\n")
+    with sqlite3.connect(store) as connection:
+        connection.execute("UPDATE runs SET corpus = '[]'")
+    connection.close()
+    result = _invoke("recheck", "1", folder / "docs", "--store", store, "-o", folder / "e.csv")
+    assert (result.exit_code, result.stderr) == (
+        2, f"Error: {store}: cannot read run 1: a recorded row is damaged (run 1, result 0.confidence must be a number, "
+           "not 'high'); record the run again into a new store\n")
+
+
+def test_a_password_is_never_written_or_said(tmp_path: Path, corpus_dir: Path, monkeypatch) -> None:
+    from quoteverify.terminal import command_line
+
+    quotes = tmp_path / "quotes.csv"
+    quotes.write_text("quote\nit was harder than we expected\n", encoding="utf-8")
+    result = _invoke("verify", corpus_dir, quotes, "--no-embed", "--store", "nosuchdb://user:hunter2@localhost/db")
+    assert result.exit_code == 2 and "hunter2" not in result.stderr
+    assert result.stderr.startswith("Error: nosuchdb://user:***@localhost/db: not a database URL quoteverify can use")
+    result = _invoke("verify", corpus_dir, quotes, "--no-embed", "--cluster", "tcp://user:hunter2@127.0.0.1:9")
+    assert result.exit_code == 2 and "hunter2" not in result.stderr, result.stderr
+    monkeypatch.setattr("sys.argv", ["quoteverify", "verify", "docs", "q.csv", "--store",
+                                     "postgresql://me:hunter 2@db.example.org/runs", "--manifest", "run.json"])
+    assert command_line() == ("quoteverify verify docs q.csv --store 'postgresql://me:***@db.example.org/runs' "
+                              "--manifest run.json")
+
+
+def test_runs_opening_a_new_store_at_once_all_record(tmp_path: Path, corpus_dir: Path) -> None:
+    """Several runs started together make the tables of one new SQLite store at about the same moment (before
+    the fix, one or more of eight lost their run to 'table runs already exists')."""
+    import os
+    import sqlite3
+    import subprocess
+    import sys
+
+    quotes = tmp_path / "quotes.csv"
+    quotes.write_text("quote\nit was harder than we expected\n", encoding="utf-8")
+    store = tmp_path / "new.sqlite"
+    command = [sys.executable, "-m", "quoteverify", "verify", str(corpus_dir), str(quotes), "--no-embed", "--no-cache",
+               "--quiet", "--store", str(store)]
+    processes = [subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                  env=dict(os.environ, HF_HUB_OFFLINE="1")) for _ in range(8)]
+    errors = [p.communicate(timeout=300)[1] for p in processes]
+    assert [p.returncode for p in processes] == [0] * 8, errors
+    with sqlite3.connect(store) as connection:
+        assert connection.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 8
+    connection.close()
+
+
+# --- round two: the last line of defence --------------------------------------------------------------------
+
+
+def test_an_unexpected_fault_is_one_line_with_its_own_exit_code(tmp_path: Path, corpus_dir: Path,
+                                                                monkeypatch) -> None:
+    quotes = tmp_path / "quotes.csv"
+    quotes.write_text("quote\nit was harder than we expected\n", encoding="utf-8")
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("division by zero")
+
+    monkeypatch.setattr("quoteverify.pipeline.classify", broken)
+    result = _invoke("verify", corpus_dir, quotes, "--no-embed", "--no-cache")
+    assert (result.exit_code, result.stderr) == (
+        3, f"Error: quoteverify verify stopped on an unexpected fault on {corpus_dir}, {quotes} (ZeroDivisionError: "
+           "division by zero); this is a bug in quoteverify: please report it as an issue, with this line and the "
+           "command (quoteverify --debug ... shows the traceback)\n")
+    debug = _invoke("--debug", "verify", corpus_dir, quotes, "--no-embed", "--no-cache")
+    assert debug.exit_code == 1 and isinstance(debug.exception, ZeroDivisionError)
+
+    def exhausted(*args, **kwargs):
+        raise MemoryError
+
+    monkeypatch.setattr("quoteverify.pipeline.classify", exhausted)
+    result = _invoke("verify", corpus_dir, quotes, "--no-embed", "--no-cache")
+    assert (result.exit_code, result.stderr) == (
+        3, f"Error: quoteverify verify ran out of memory on {corpus_dir}, {quotes}; give it smaller inputs (the "
+           "limits: section of --config bounds what one file may cost) or more memory\n")
+
+
+@pytest.mark.parametrize("limit, content, message", [
+    ("max_quotes: 3", "quote\n" + "it was harder than we expected\n" * 4,
+     "{quotes}: refused: more than 3 quotes (limits.max_quotes in --config; each needs some 17 KB of memory while "
+     "checked); split the table, or raise the limit"),
+    ("max_document_chars: 300", "quote\nit was harder than we expected\n",
+     "{docs}/interview-01.txt: refused: its text runs past 300 characters (limits.max_document_chars in --config); "
+     "split it, or raise the limit"),
+    ("max_quote_chars: 20", "quote\nit was harder than we expected\n", None),
+])
+def test_large_inputs_stop_at_the_configured_limits(tmp_path: Path, corpus_dir: Path, limit: str, content: str,
+                                                    message: str) -> None:
+    quotes = tmp_path / "quotes.csv"
+    quotes.write_text(content, encoding="utf-8")
+    config = tmp_path / "limits.yaml"
+    config.write_text(f"limits:\n  {limit}\n", encoding="utf-8")
+    result = _invoke("verify", corpus_dir, quotes, "--no-embed", "--no-cache", "--config", config)
+    if message is None:  # a quote over the limit: kept, unverified, with the reason
+        assert result.exit_code == 0, result.output
+        assert json.loads(result.stdout)["reasons"] == [
+            "a quote of 30 characters, more than limits.max_quote_chars (20): not checked; split it into quotes of "
+            "its own"]
+        return
+    assert (result.exit_code, result.stderr) == (2, f"Error: {message.format(quotes=quotes, docs=corpus_dir)}\n")

@@ -169,6 +169,7 @@ def test_report_lists_findings_with_their_quotes_and_marks_the_unverified() -> N
         result("q4", finding=""),
     ]
     assert render_report(results, summarize_findings(results)) == (
+        "<!-- quoteverify:output report: written by quoteverify, not a source document -->\n"
         "# Findings and their quotes\n\n"
         "2 findings cited by 3 quotes. Each quote that could not be located in the sources is marked "
         "(unverified); the confidence of its finding is lowered accordingly.\n\n"
@@ -189,6 +190,7 @@ def test_report_lists_findings_with_their_quotes_and_marks_the_unverified() -> N
 def test_report_without_findings_says_so() -> None:
     uncited = [result("q1", finding="")]
     assert render_report(uncited, summarize_findings(uncited)) == (
+        "<!-- quoteverify:output report: written by quoteverify, not a source document -->\n"
         "# Findings and their quotes\n\n"
         "No quote names a finding: the quote table has no `finding` column, or it is empty.\n")
 
@@ -224,7 +226,7 @@ def test_unknown_output_formats_are_refused_before_the_run(corpus_dir: Path, tmp
     result = CliRunner().invoke(main, ["verify", str(corpus_dir), str(quotes), "--no-embed", "--no-cache",
                                        "-o", str(tmp_path / "r.jsonl"), option, str(tmp_path / name)])
     assert result.exit_code == 2
-    assert result.stderr == f"Error: {tmp_path / message}\n"
+    assert result.stderr == f"Error: {option} {tmp_path / message}\n"
     assert not (tmp_path / "r.jsonl").exists()
 
 

@@ -20,6 +20,7 @@ FLOOR = {
     "types": "model", "errors": "model", "config": "model", "cache": "model", "tempfiles": "model",
     "transaction": "model", "display": "model", "archive": "model", "lexicon": "model",
     "resultcache": "model", "rows": "model", "manifest": "model", "wording": "model", "version": "model",
+    "decoders": "model", "guard": "model",
     # sources: reading documents and quotes, and the text they are made of
     "load": "sources", "formats": "sources", "qdpx": "sources", "labels": "sources", "turns": "sources",
     "normalize": "sources", "tokenize": "sources", "numbers": "sources", "language": "sources", "corpus": "sources",

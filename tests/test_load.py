@@ -146,7 +146,7 @@ def test_missing_quote_column(tmp_path: Path) -> None:
     ("quotes.csv", "", "{path}: empty quote table; it needs a header row with a 'quote' column"),
     ("quotes.pdf", "x", "{path}: unsupported quote table type '.pdf'; use .csv, .tsv, .xlsx, .jsonl, .txt, .qdpx"),
     ("quotes.jsonl", '{"quote": "a"}\n{"quote": \n',
-     "{path}: line 2: not valid JSON (Expecting value); one JSON object per line"),
+     "{path}: line 2: not valid JSON (Expecting value at column 11); one JSON object per line"),
     ("quotes.jsonl", '["a list"]\n', "{path}: line 1: expected a JSON object with a 'quote' field"),
 ])
 def test_bad_quote_tables(tmp_path: Path, name: str, content: str, message: str) -> None:

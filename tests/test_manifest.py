@@ -146,11 +146,11 @@ def test_manifest_of_quotes_given_in_python_records_no_quote_table(tiny_corpus, 
 
 
 @pytest.mark.parametrize("content, message", [
-    ("not json", "{path}: not a JSON manifest (Expecting value: line 1 column 1 (char 0)); "
+    ("not json", "{path}: not a JSON manifest (Expecting value at column 1); "
                  "give the file written by --manifest"),
     ("[1, 2]", "{path}: not a quoteverify manifest; give the file written by --manifest"),
     ('{"manifest_version": 1, "tool": {}}', "{path}: not a quoteverify manifest (version 1): 'inputs' is "
-                                            "missing or malformed; give the file written by "
+                                            "missing; give the file written by "
                                             "'quoteverify verify --manifest FILE'"),
     (None, "{path}: no such manifest; write one with 'quoteverify verify ... --manifest {path}'"),
 ])

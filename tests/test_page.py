@@ -47,7 +47,7 @@ def test_verify_and_report_write_the_same_page(example_run, tmp_path):
     again = tmp_path / "again.html"
     outcome = CliRunner().invoke(main, ["report", str(jsonl), "-o", str(again)])
     assert outcome.exit_code == 0, outcome.output
-    assert outcome.stderr == f"{again}: review page of 19 quotes\n"
+    assert outcome.stderr == f"{again}: review page of 21 quotes\n"
     assert again.read_bytes() == html.read_bytes()
 
 
@@ -114,17 +114,16 @@ def test_report_errors(tmp_path, example_run):
          f"Error: {tmp_path / 'r.csv'}: the review page is made from the JSONL results; "
          "write them with 'quoteverify verify ... -o results.jsonl'\n"),
         (["report", str(jsonl), "-o", str(tmp_path / "r.pdf")],
-         f"Error: {tmp_path / 'r.pdf'}: unknown output format '.pdf'; use .html\n"),
+         f"Error: -o {tmp_path / 'r.pdf'}: unknown output format '.pdf'; use .html\n"),
         (["report", str(jsonl), "-o", str(tmp_path / "missing" / "r.html")],
-         f"Error: {tmp_path / 'missing' / 'r.html'}: folder {tmp_path / 'missing'} does not exist; "
+         f"Error: -o {tmp_path / 'missing' / 'r.html'}: folder {tmp_path / 'missing'} does not exist; "
          "create it or choose another path\n"),
     ]
     bad = tmp_path / "bad.jsonl"
     bad.write_text(jsonl.read_text(encoding="utf-8").splitlines()[0] + "\n{\"quote\": 1}\n", encoding="utf-8")
     cases.append((["report", str(bad), "-o", str(tmp_path / "r.html")],
-                  f"Error: {bad}: line 2: not a quoteverify result (QuoteResult.__init__() missing 2 required "
-                  "positional arguments: 'quote_id' and 'row'); give the JSONL written by quoteverify verify "
-                  "-o results.jsonl\n"))
+                  f"Error: {bad}: line 2: not a quoteverify result (the result has no field 'quote_id'); give "
+                  "the JSONL written by quoteverify verify -o results.jsonl\n"))
     for args, expected in cases:
         outcome = runner.invoke(main, args)
         assert (outcome.exit_code, outcome.stderr) == (2, expected), args
@@ -154,7 +153,7 @@ def test_review_reads_a_json_decisions_file(tmp_path, example_run):
     lines = outcome.stderr.splitlines()
     # Only quotes in review or unverified need a decision (Q01 and Q02 are verified).
     to_decide = [(k, r.quote_id) for k, r in enumerate(results, start=1) if r.status != "verified"]
-    assert lines[0] == (f"{path}: 19 quotes, {len(to_decide)} to decide (review or unverified): 0 accept, 0 reject, "
+    assert lines[0] == (f"{path}: 21 quotes, {len(to_decide)} to decide (review or unverified): 0 accept, 0 reject, "
                         f"0 fix quote, 0 fix source; {len(to_decide)} undecided, 1 invalid; and 1 decision on "
                         "verified quotes")
     assert lines[1:3] == [
@@ -178,7 +177,7 @@ def test_csv_decisions_file_with_formula_guards_reads_back(tmp_path):
 
 
 @pytest.mark.parametrize("name, content, message", [
-    ("d.json", "{", "not valid JSON (Expecting property name enclosed in double quotes: line 1 column 2 (char 1)); "
+    ("d.json", "{", "not valid JSON (Expecting property name enclosed in double quotes at column 2); "
                     "give the .json the review page's 'save decisions: JSON' button wrote"),
     ("d.json", '{"decisions": []}', "not a quoteverify decisions file (no \"format\": \"quoteverify decisions\" "
                                      "with a \"decisions\" list); give the .json the review page's "

@@ -102,9 +102,9 @@ def tab(browser, example):
 def test_loads_offline_without_console_errors(tab, example):
     page = tab.open()
     results = load_results(example[0])
-    assert len(tab.ids()) == len(results) == 19
-    assert page.title() == "quoteverify review: 19 quotes"
-    assert page.text_content("#shown") == "showing 19 of 19"
+    assert len(tab.ids()) == len(results) == 21
+    assert page.title() == "quoteverify review: 21 quotes"
+    assert page.text_content("#shown") == "showing 21 of 21"
     to_decide = sum(r.status != "verified" for r in results)
     assert page.text_content("#progress") == f"decided 0 of {to_decide} to decide"
     assert page.locator("svg rect").count() >= 3
@@ -154,7 +154,7 @@ def test_filters(tab, example):
     page.fill("#f-text", "no such words anywhere")
     assert shown() == [] and page.is_visible("#empty")
     page.fill("#f-text", "")
-    assert len(tab.ids()) == 19
+    assert len(tab.ids()) == 21
     assert tab.errors == []
 
 
@@ -200,13 +200,13 @@ def test_keys_and_clicks_decide_and_decisions_survive_a_reload(tab, example, tmp
         saved = tab.save(button, tmp_path)
         review = read_review(saved)
         got = {q.quote_id: q.decision for q in review.quotes}
-        assert {i: got[i] for i in expected} == expected and len(got) == 19
+        assert {i: got[i] for i in expected} == expected and len(got) == 21
         assert next(q for q in review.quotes if q.quote_id == order[1]).reviewer_note == "number is 50 <b>not</b> 15"
         outcome = CliRunner().invoke(main, ["review", str(saved)])
         assert outcome.exit_code == 0
         # The first cards are the worst: all three decided quotes are among those to decide.
         to_decide = sum(q.status != "verified" for q in review.quotes)
-        assert outcome.stderr.splitlines()[0] == (f"{saved}: 19 quotes, {to_decide} to decide (review or "
+        assert outcome.stderr.splitlines()[0] == (f"{saved}: 21 quotes, {to_decide} to decide (review or "
                                                   "unverified): 1 accept, 1 reject, 0 fix quote, 1 fix source; "
                                                   f"{to_decide - 3} undecided, 0 invalid")
     # ... and carries into the next run.

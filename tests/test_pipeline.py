@@ -414,3 +414,15 @@ def test_paraphrase_needs_the_cosine() -> None:
     assert (result.status, result.match_type) == ("unverified", "unlocated")
     assert result.cosine is not None and result.cosine < quoteverify.load_config().verdict.paraphrase_cosine
     assert result.suggestion.startswith("closest passage: interview-03 line 5: ")
+
+
+@pytest.mark.parametrize("config", [NO_EMBED, None], ids=["no-embed", "model"])
+def test_a_negation_is_never_much_the_same(config) -> None:
+    """The README's "From Python" example: a short quote that drops the source's "not" is never a paraphrase
+    that "means much the same", whatever the cosine: it is review, with the negation named."""
+    frame = quoteverify.verify_frame({"int-1": "Interviewer: How was it?\nP1: It was not easy."},
+                                     ["It was not easy.", "It was easy."], config=config)
+    assert list(frame["status"]) == ["verified", "review"]
+    assert (frame["match_type"][1], frame["severity"][1]) == ("altered", "high")
+    assert frame["reasons"][1][0] == "negation differs: quote says nothing, source says 'not'"
+    assert not any("much the same" in reason for reason in frame["reasons"][1])

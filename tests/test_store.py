@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
+import unittest.mock
 from dataclasses import fields
 from datetime import datetime, timezone
 from glob import glob
@@ -191,7 +192,7 @@ def test_record_uses_the_default_store(corpus_dir: Path, quotes_csv: Path, tmp_p
     (["recheck", "9", "{docs}", "--store", "{store}", "-o", "{tmp}/e.csv"],
      "Error: {store}: no run 9 here; 'quoteverify runs --store {store}' lists the runs recorded\n"),
     (["recheck", "1", "{docs}", "--store", "{store}", "-o", "{tmp}/e.xlsx"],
-     "Error: {tmp}/e.xlsx: unknown output format '.xlsx'; use .csv, .json\n"),
+     "Error: -o {tmp}/e.xlsx: unknown output format '.xlsx'; use .csv, .json\n"),
     (["verify", "{docs}", "{quotes}", "--store", "{store}", "--record"],
      "Error: give --store TARGET or --record (the default store), not both\n"),
 ])
@@ -275,6 +276,25 @@ def test_postgresql_round_trip(postgres_url: str, corpus_dir: Path) -> None:
     with open_store(postgres_url) as store:
         assert store.location == postgres_url
         assert store.engine.dialect.name == "postgresql"
+
+
+def test_a_store_password_is_never_written(postgres_url: str, corpus_dir: Path, tmp_path: Path) -> None:
+    """The manifest records the command line, the store its run: neither holds the password (the server trusts
+    any, so the run is recorded)."""
+    with_password = postgres_url.replace("postgres@", "postgres:hunter2@", 1)
+    quotes = tmp_path / "quotes.csv"
+    quotes.write_text("quote\nit was harder than we expected\n", encoding="utf-8")
+    manifest = tmp_path / "run.json"
+    argv = ["quoteverify", "verify", str(corpus_dir), str(quotes), "--no-embed", "--store", with_password,
+            "--manifest", str(manifest)]
+    with unittest.mock.patch("sys.argv", argv):
+        result = CliRunner().invoke(main, argv[1:])
+    assert result.exit_code == 0, result.output
+    masked = with_password.replace("hunter2", "***")
+    assert json.loads(manifest.read_text(encoding="utf-8"))["command"].endswith(
+        f"--store '{masked}' --manifest {manifest}")
+    assert "hunter2" not in manifest.read_text(encoding="utf-8") and "hunter2" not in result.stderr
+    assert f"Recorded as run 1 in {masked}" in result.stderr
 
 
 def test_a_password_never_shows_in_messages() -> None:

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..display import utf8
 from ..errors import InputError, OutputError
+from ..guard import marked
 from ..manifest import Manifest, Summary, summarize
 from ..rows import results_file_bytes, results_from_jsonl
 from ..transaction import write_bytes_atomic
@@ -73,12 +74,14 @@ def _latex_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
                       r"\midrule", r"\endhead", *map(line, rows), r"\bottomrule", r"\end{longtable}"])
 
 
+# Each starts with the mark of quoteverify's outputs, in a comment: an appendix saved among the transcripts is
+# never read as one (quoteverify.guard).
 _STYLES = {
     "markdown": _Style(escape=markdown_escape, code=lambda s: f"`{s}`", heading=lambda s: f"## {markdown_escape(s)}",
-                       table=_markdown_table),
+                       table=_markdown_table, preamble=f"<!-- {marked('appendix')} -->"),
     "latex": _Style(escape=latex_escape, code=lambda s: r"\texttt{" + latex_escape(s) + "}",
                     heading=lambda s: r"\subsection*{" + latex_escape(s) + "}", table=_latex_table,
-                    preamble="% Needs \\usepackage{booktabs,longtable} in the preamble."),
+                    preamble=f"% {marked('appendix')}. Needs \\usepackage{{booktabs,longtable}} in the preamble."),
 }
 
 

@@ -1,17 +1,15 @@
 """The escalation list of a recheck (quoteverify.application.recheck) as CSV or JSON."""
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
 
 from ..display import utf8
-from ..rows import spreadsheet_safe
-from ..transaction import check_output_path, write_bytes_atomic
+from ..guard import check_output_path
+from ..rows import csv_text
+from ..transaction import write_bytes_atomic
 from ..types import ESCALATION_COLUMNS, Escalation
 
 ESCALATION_FORMATS = (".csv", ".json")
@@ -19,19 +17,10 @@ ESCALATION_FORMATS = (".csv", ".json")
 
 def escalation_bytes(escalations: Sequence[Escalation], *, suffix: str) -> bytes:
     """The escalation list as CSV (``.csv``, cells as in the results CSV) or a JSON array (``.json``)."""
-    def cell(value: Any) -> Any:
-        if isinstance(value, (list, tuple)):
-            return json.dumps(list(value), ensure_ascii=False)
-        return "" if value is None else spreadsheet_safe(value)  # never run as a formula
-
     rows = [asdict(e) for e in escalations]
     if suffix == ".json":
         return utf8(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
-    buffer = io.StringIO(newline="")
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(ESCALATION_COLUMNS)
-    writer.writerows([cell(row[c]) for c in ESCALATION_COLUMNS] for row in rows)
-    return utf8(buffer.getvalue())
+    return utf8(csv_text(ESCALATION_COLUMNS, ([row[c] for c in ESCALATION_COLUMNS] for row in rows)))
 
 
 def write_escalation(path: str | Path, escalations: Sequence[Escalation]) -> None:

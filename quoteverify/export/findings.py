@@ -2,15 +2,14 @@
 Markdown report. They take the findings as data; the rules that make them stay in quoteverify.findings."""
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..display import utf8
-from ..rows import spreadsheet_safe
-from ..transaction import check_output_path, write_bytes_atomic
+from ..guard import check_output_path, marked
+from ..rows import csv_text
+from ..transaction import write_bytes_atomic
 from ..types import FINDING_COLUMNS, ClaimCard, Finding, Findings, QuoteResult
 from ..wording import plural
 from .appendix import markdown_escape
@@ -28,11 +27,7 @@ def findings_bytes(findings: Sequence[Finding], *, suffix: str) -> bytes:
     rows = [f.to_dict() for f in findings]
     if suffix == ".jsonl":
         return utf8("".join(json.dumps(row, ensure_ascii=False) + "\n" for row in rows))
-    buffer = io.StringIO(newline="")
-    writer = csv.writer(buffer, lineterminator="\r\n")  # as the results CSV
-    writer.writerow(FINDING_COLUMNS)
-    writer.writerows([spreadsheet_safe(row[c]) for c in FINDING_COLUMNS] for row in rows)
-    return utf8(buffer.getvalue())
+    return utf8(csv_text(FINDING_COLUMNS, ([row[c] for c in FINDING_COLUMNS] for row in rows)))
 
 
 def _write(path: str | Path, suffixes: Sequence[str], render: Callable[[str], bytes]) -> None:
@@ -83,7 +78,8 @@ def render_report(results: Sequence[QuoteResult], summary: Findings) -> str:
     """A Markdown report: each finding, its label and confidence, and its quotes, unverified ones marked.
 
     ``summary`` is what quoteverify.findings.summarize_findings made of ``results``."""
-    title = "# Findings and their quotes"
+    # The mark keeps a report written among the transcripts from being read as one (quoteverify.guard).
+    title = f"<!-- {marked('report')} -->\n# Findings and their quotes"
     if not summary.findings:
         return f"{title}\n\nNo quote names a finding: the quote table has no `finding` column, or it is empty.\n"
     groups: dict[str, list[QuoteResult]] = {}

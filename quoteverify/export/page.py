@@ -25,6 +25,7 @@ from typing import Any
 
 from ..display import utf8
 from ..errors import OutputError
+from ..guard import marked
 from ..rows import results_file_bytes, results_from_jsonl
 from ..transaction import write_bytes_atomic
 from ..types import (
@@ -171,7 +172,8 @@ def render_page(results: list[QuoteResult], *, title: str = "quoteverify review"
                            colours=CHART_COLOURS, match_types=[m for m in MATCH_TYPES],
                            statuses=STATUSES, kinds=kinds, decisions=DECISIONS, severities=SEVERITIES,
                            guide=guide, guide_decisions=decisions,
-                           data_json=script_json(data), css=_asset("page.css"), script=_asset("page.js"))
+                           data_json=script_json(data), css=_asset("page.css"), script=_asset("page.js"),
+                           generator=marked("review page"))
 
 
 def _asset(name: str) -> str:
