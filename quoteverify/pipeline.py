@@ -251,12 +251,12 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     embed = _embedder(config, embedder, cache)
     kept = ResultCache(cache_dir, warnings=warnings,
                        run=run_key(quote_list, loaded.documents, config, embed) if cache_dir is not None else "")
-    if embed is not None and not kept.all_kept():
-        embed.warm()  # beside reading, indexing and aligning; a re-run that checks nothing again needs no model
     lap("load")
     documents_with_languages, quote_list, own_languages = with_languages(loaded.documents, quote_list,
                                                                           config.language, cache=cache)
     loaded = replace(loaded, documents=documents_with_languages)
+    if embed is not None and _model_may_judge(loaded.documents, own_languages, config) and not kept.all_kept():
+        embed.warm()  # beside normalizing, indexing and aligning; a re-run that checks nothing again needs no model
     lap("language")
     prepared = prepare(loaded.documents, config, cache=cache, lap=lap)
     results = check_quotes(prepared, quote_list, config, embed, own_languages=own_languages, progress=progress,
@@ -376,6 +376,13 @@ def _quote_language(told: str, given: str, alignment: Alignment, corpus: Corpus,
     as Tswana to lingua's trigrams) does not make a quote of English words Tswana."""
     own = told if told == given or coverage(alignment) < share else ""
     return _language(own, alignment, corpus, claimed)
+
+
+def _model_may_judge(documents: Sequence[Document], own_languages: Sequence[str], config: Config) -> bool:
+    """Whether the model is likely to judge a quote: a document or a quote is in a language it was trained
+    for. Only whether it begins to load in the background depends on this: a quote told to be in such a
+    language among documents in others loads it when its cosine is needed."""
+    return any(cosine_applies(language, config) for language in {d.language for d in documents} | set(own_languages))
 
 
 def _language(own: str, alignment: Alignment, corpus: Corpus, claimed: str = "") -> str:

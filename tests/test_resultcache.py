@@ -169,14 +169,27 @@ def test_a_rerun_that_checks_nothing_again_does_not_load_the_model(tmp_path: Pat
     assert jsonl_bytes(run().results) == jsonl_bytes(first.results) and embedder.warmed == 1
     edited = [dict(q) for q in QUOTES]
     edited[2]["quote"] = "We lost 60 volunteers in the first month"
+    entries = set((tmp_path / "cache" / "results").rglob("*.json"))
     run(edited)
     assert embedder.warmed == 2
     run(edited)
     assert embedder.warmed == 2
-    next((tmp_path / "cache" / "results").rglob("*.json")).unlink()
+    (new_entry,) = set((tmp_path / "cache" / "results").rglob("*.json")) - entries  # the edited quote's
+    new_entry.unlink()
     run(edited)
     assert embedder.warmed == 3
     run(edited, {"verdict": {"min_match_ratio": 0.61}})
     assert embedder.warmed == 4
     run(cache=None)
     assert embedder.warmed == 5
+
+
+@pytest.mark.parametrize(("language", "warmed"), [("auto", 1), ("en", 1), ("de", 0)])
+def test_the_model_begins_to_load_only_when_a_language_it_was_trained_for_is_there(language: str, warmed: int
+                                                                                    ) -> None:
+    """The English model is not loaded in the background for documents and quotes all in German: no cosine
+    would be asked of it (the results are those of a run that loads it)."""
+    embedder = _Warming()
+    run = quoteverify.run(TINY_CORPUS, QUOTES, {"language": {"code": language}}, embedder=embedder)
+    assert embedder.warmed == warmed
+    assert len(run.results) == len(QUOTES)
