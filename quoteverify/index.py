@@ -47,25 +47,6 @@ class Retrieval:
     ratio: float | None  # best score / best score elsewhere
 
 
-def best_first(values: np.ndarray, take: int) -> np.ndarray:
-    """The positions of the ``take`` highest ``values``, best first; of equal values the first position
-    first, at the cut too (a window that ties with the last one taken is left out when it comes later).
-    Only the values at or above the ``take``-th highest maximum of blocks of 64 can be among them, so only
-    those are sorted: a selection over the whole array costs as much as scoring it."""
-    take = min(take, len(values))
-    block = 64
-    candidates = np.arange(len(values))
-    if len(values) > 4 * block * take:
-        whole = len(values) // block * block
-        maxima = values[:whole].reshape(-1, block).max(axis=1)
-        if whole < len(values):
-            maxima = np.append(maxima, values[whole:].max())
-        # ``take`` blocks hold a value at least this high: the ``take``-th highest value is no lower.
-        floor = np.partition(maxima, len(maxima) - take)[len(maxima) - take]
-        candidates = np.flatnonzero(values >= floor)
-    return candidates[np.lexsort((candidates, -values[candidates]))][:take]
-
-
 def _window_words(corpus: Corpus, win_doc: np.ndarray, win_start: np.ndarray, win_end: np.ndarray
                   ) -> tuple[np.ndarray, np.ndarray]:
     """The word ids of every window, one after the other, and the window of each."""
@@ -269,7 +250,9 @@ class Bm25Index:
             self.listener(words, scores, only_doc)
         if not len(scores) or scores.max() <= 0:
             return Retrieval((), None, None)
-        top = best_first(scores, top_k * 3)
+        take = min(len(scores), top_k * 3)
+        top = np.argpartition(-scores, take - 1)[:take]
+        top = top[np.lexsort((top, -scores[top]))]
         # A window without a word of the query is no candidate (and so the best windows of a corpus in
         # shards are those of its shards: quoteverify.sharded).
         picked = [int(w) for w in top if scores[w] > 0]

@@ -44,7 +44,7 @@ from .align import Aligner
 from .cache import Cache, digest
 from .config import Config, as_config
 from .corpus import Corpus, PreparedDocument, Source, prepare_document, prepare_quote
-from .index import Bm25Index, Bm25Stats, best_first
+from .index import Bm25Index, Bm25Stats
 from .pipeline import Prepared, _embedder, check_quotes, prepare
 from .places import ExactSummary, exact_summary, pick_document
 from .resultcache import ResultCache
@@ -193,7 +193,9 @@ def best_windows(index: Bm25Index, scores: np.ndarray, take: int, keep: np.ndarr
     """The ``take`` best windows (of those ``keep`` marks, if given) with a score above 0, best first
     (ties: the first window first)."""
     hits = np.flatnonzero(scores > 0 if keep is None else keep & (scores > 0))
-    hits = hits[best_first(scores[hits], take)]
+    if len(hits) > take:
+        hits = hits[np.argpartition(-scores[hits], take - 1)[:take]]
+    hits = hits[np.lexsort((hits, -scores[hits]))]
     return [(float(scores[w]), int(index.win_doc[w]), int(w)) for w in hits]
 
 

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from quoteverify.config import load_config
 from quoteverify.corpus import Corpus
-from quoteverify.index import Bm25Index, best_first
+from quoteverify.index import Bm25Index
 from quoteverify.load import load_documents
 from quoteverify.types import Window
 from quoteverify.window import make_windows
@@ -108,25 +108,3 @@ def test_the_score_matrix_is_the_one_bm25s_builds_bit_for_bit(folder: Path) -> N
         assert mine.tobytes() == reference.tobytes(), part
     assert ours._model.scores["num_docs"] == theirs.scores["num_docs"] == len(windows)
     assert ours._model.vocab_dict == theirs.vocab_dict == ours_corpus.vocab
-
-
-def _first_best(values: np.ndarray, take: int) -> list[int]:
-    """The reference: every position sorted by value, highest first, ties in position order."""
-    return sorted(range(len(values)), key=lambda k: (-values[k], k))[:take]
-
-
-@settings(max_examples=300, deadline=None)
-@given(values=st.lists(st.sampled_from([0.0, 0.5, 1.25, 1.25, 2.0, 3.5]) | st.floats(0, 50, width=32),
-                       min_size=1, max_size=3000),
-       take=st.integers(1, 30))
-def test_best_first_is_a_sort_by_value_then_position(values: list[float], take: int) -> None:
-    """Many ties (few distinct values) and long arrays (where only the blocks' best are sorted) included."""
-    array = np.asarray(values, dtype=np.float32)
-    assert best_first(array, take).tolist() == _first_best(array, take)
-
-
-def test_best_first_takes_the_first_of_a_tie_at_the_cut() -> None:
-    values = np.zeros(20_000, dtype=np.float32)
-    values[[50, 7_000, 12_345, 19_999]] = 2.0
-    values[[3, 15_000]] = 5.0
-    assert best_first(values, 4).tolist() == [3, 15_000, 50, 7_000]
