@@ -21,7 +21,7 @@ from .language import cosine_applies, detect_quote_languages, with_languages
 from .lexicon import lexicon_for
 from .load import LoadedDocuments, LoadedQuotes, check_claims, coerce_quotes, load_documents, load_quotes, sha256_bytes
 from .parallel import ordered_map
-from .resultcache import ResultCache
+from .resultcache import ResultCache, run_key
 from .rules import Contract
 from .turns import label_warnings
 from .types import Alignment, Comparison, Document, Progress, Quote, QuoteResult, Run
@@ -53,7 +53,7 @@ def _quotes(quotes: Any, columns: Mapping[str, str], limits: ArchiveLimits) -> t
     return coerce_quotes(quotes, columns=columns), [], ""
 
 
-def _embedder(config: Config, embedder: Embedder | None, cache: Cache) -> Embedder | None:
+def _embedder(config: Config, embedder: Embedder | None, cache: Cache) -> CachedEmbedder | None:
     if not config.embed.enabled:
         return None
     if embedder is None:
@@ -219,7 +219,7 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
     ]
     _say_unjudged(results, unjudged)
     if cached is not None:
-        cached.save({keys[k]: results[k] for k in keys if k not in reused})
+        cached.save({keys[k]: results[k] for k in keys if k not in reused}, run=keys.values())
     lap("classify")
     return results
 
@@ -247,16 +247,20 @@ def run(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | 
     quote_list, warnings, quotes_sha256 = _quotes(quotes, vars(config.columns), limits)
     warnings = list(loaded.warnings) + warnings
     quote_list = check_claims(quote_list, (d.doc_id for d in loaded.documents))
-    lap("load")
     cache = Cache(cache_dir)
+    embed = _embedder(config, embedder, cache)
+    kept = ResultCache(cache_dir, warnings=warnings,
+                       run=run_key(quote_list, loaded.documents, config, embed) if cache_dir is not None else "")
+    lap("load")
     documents_with_languages, quote_list, own_languages = with_languages(loaded.documents, quote_list,
                                                                           config.language, cache=cache)
     loaded = replace(loaded, documents=documents_with_languages)
+    if embed is not None and _model_may_judge(loaded.documents, own_languages, config) and not kept.all_kept():
+        embed.warm()  # beside normalizing, indexing and aligning; a re-run that checks nothing again needs no model
     lap("language")
     prepared = prepare(loaded.documents, config, cache=cache, lap=lap)
-    embed = _embedder(config, embedder, cache)
     results = check_quotes(prepared, quote_list, config, embed, own_languages=own_languages, progress=progress,
-                           lap=lap, cached=ResultCache(cache_dir, warnings=warnings))
+                           lap=lap, cached=kept)
     timings["index"] = prepared.index_seconds
     timings["align"] -= timings["index"]
     warnings += cache.warnings
@@ -372,6 +376,13 @@ def _quote_language(told: str, given: str, alignment: Alignment, corpus: Corpus,
     as Tswana to lingua's trigrams) does not make a quote of English words Tswana."""
     own = told if told == given or coverage(alignment) < share else ""
     return _language(own, alignment, corpus, claimed)
+
+
+def _model_may_judge(documents: Sequence[Document], own_languages: Sequence[str], config: Config) -> bool:
+    """Whether the model is likely to judge a quote: a document or a quote is in a language it was trained
+    for. Only whether it begins to load in the background depends on this: a quote told to be in such a
+    language among documents in others loads it when its cosine is needed."""
+    return any(cosine_applies(language, config) for language in {d.language for d in documents} | set(own_languages))
 
 
 def _language(own: str, alignment: Alignment, corpus: Corpus, claimed: str = "") -> str:
