@@ -33,12 +33,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import quoteverify.cluster as cluster_module  # noqa: E402
-from quoteverify.cluster import connect, parse_cluster, run_on_cluster  # noqa: E402
-from quoteverify.load import load_documents, load_quotes  # noqa: E402
-from quoteverify.pipeline import run  # noqa: E402
-from quoteverify.rows import jsonl_bytes  # noqa: E402
-from quoteverify.types import Document  # noqa: E402
+import quoteverify.pipeline.cluster.client as cluster_module  # noqa: E402
+from quoteverify.model.rows import jsonl_bytes  # noqa: E402
+from quoteverify.model.types import Document  # noqa: E402
+from quoteverify.pipeline.cluster.client import connect, parse_cluster, run_on_cluster  # noqa: E402
+from quoteverify.pipeline.stages import run  # noqa: E402
+from quoteverify.sources.load import load_documents, load_quotes  # noqa: E402
 
 EDITED = 10
 
@@ -178,7 +178,7 @@ def _worker_peak() -> tuple[int, float]:
 
 
 def _guest_chars() -> tuple[int, int]:
-    from quoteverify import sharded
+    from quoteverify.pipeline.cluster import shards as sharded
 
     return os.getpid(), sum(n for n, _ in sharded._guests.values())
 

@@ -20,8 +20,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from quoteverify.export import write_results  # noqa: E402
-from quoteverify.load import load_documents, load_quotes  # noqa: E402
-from quoteverify.pipeline import run  # noqa: E402
+from quoteverify.pipeline.stages import run  # noqa: E402
+from quoteverify.sources.load import load_documents, load_quotes  # noqa: E402
 
 
 def substring_scan(docs_dir: Path, quotes_csv: Path) -> tuple[float, int]:

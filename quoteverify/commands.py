@@ -15,27 +15,11 @@ from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
 
-from . import application, load, pipeline
-from .archive import ArchiveLimits
-from .cache import default_dir as default_cache_dir
-from .cluster import parse_cluster, run_on_cluster
-from .config import Config, load_config
-from .decisions import Review
-from .errors import InputError
-from .export import write_results
-from .export.appendix import APPENDIX_FORMATS, read_results, render_appendix, write_appendix
-from .export.escalation import ESCALATION_FORMATS, write_escalation
-from .export.findings import CARDS_FORMATS, FINDINGS_FORMATS, REPORT_FORMATS, write_cards, write_findings, write_report
-from .export.page import PAGE_FORMATS, load_results, write_page
-from .export.tables import FORMATS
-from .extract import QUOTE_TABLE_FORMATS, extract_quotes, quotes_csv_bytes, write_quotes
-from .findings import claim_cards, summarize_findings
-from .guard import Guard
-from .language import known_codes
-from .lexicon import AUTO
-from .load import LoadedQuotes
-from .manifest import Manifest, read_manifest, results_sha256
-from .review import (
+from .app import application
+from .app.decisions import Review
+from .app.extract import QUOTE_TABLE_FORMATS, extract_quotes, quotes_csv_bytes, write_quotes
+from .app.findings import claim_cards, summarize_findings
+from .app.review import (
     REVIEW_FORMATS,
     Held,
     carry_decisions,
@@ -45,12 +29,30 @@ from .review import (
     review_bytes,
     write_review,
 )
-from .rows import jsonl_bytes
-from .store import RECHECK_BELOW, Store, open_store, store_file
-from .transaction import OutputTransaction, output_transaction
-from .types import Progress, QuoteResult, Run, count_by_severity, count_by_status
-from .version import __version__
-from .wording import plural
+from .app.store import RECHECK_BELOW, Store, open_store, store_file
+from .export import write_results
+from .export.appendix import APPENDIX_FORMATS, read_results, render_appendix, write_appendix
+from .export.escalation import ESCALATION_FORMATS, write_escalation
+from .export.findings import CARDS_FORMATS, FINDINGS_FORMATS, REPORT_FORMATS, write_cards, write_findings, write_report
+from .export.page import PAGE_FORMATS, load_results, write_page
+from .export.tables import FORMATS
+from .model.config import Config, load_config
+from .model.errors import InputError
+from .model.lexicon import AUTO
+from .model.rows import jsonl_bytes
+from .model.types import Progress, QuoteResult, Run, count_by_severity, count_by_status
+from .model.version import __version__
+from .model.wording import plural
+from .pipeline import stages
+from .pipeline.cluster.client import parse_cluster, run_on_cluster
+from .plumbing.archive import ArchiveLimits
+from .plumbing.cache import default_dir as default_cache_dir
+from .plumbing.guard import Guard
+from .plumbing.manifest import Manifest, read_manifest, results_sha256
+from .plumbing.transaction import OutputTransaction, output_transaction
+from .sources import load
+from .sources.language import known_codes
+from .sources.load import LoadedQuotes
 
 FAIL_ON = ("review", "unverified")
 # Warnings printed by a run; a messy table can have thousands (one per duplicate quote_id).
@@ -367,7 +369,7 @@ def _prepare(request: VerifyRequest, paths: tuple[Path, ...], checked_at: dateti
     # Outputs first: a typo in a path must fail before the (long) run, and no input is ever overwritten
     # (--previous may be an output: it is read first, and kept beside it when replaced).
     _check_verify_outputs(request, paths)
-    run: Callable[..., Run] = (pipeline.run if request.cluster is None
+    run: Callable[..., Run] = (stages.run if request.cluster is None
                                else partial(run_on_cluster, cluster=parse_cluster(request.cluster)))
     config = _verify_config(request)
     quotes, columns_said = _load_quotes(request, paths[-1], config, console)

@@ -5,14 +5,14 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-
 from conftest import TINY_CORPUS
-from quoteverify.align import Aligner, _dp, _trace, exact_align
-from quoteverify.config import load_config
-from quoteverify.corpus import EDITORIAL, Corpus, prepare_quote
-from quoteverify.index import Bm25Index
-from quoteverify.types import Document
-from quoteverify.window import make_windows
+
+from quoteverify.model.config import load_config
+from quoteverify.model.types import Document
+from quoteverify.search.align import Aligner, _dp, _trace, exact_align
+from quoteverify.search.index import Bm25Index
+from quoteverify.search.window import make_windows
+from quoteverify.sources.corpus import EDITORIAL, Corpus, prepare_quote
 
 CONFIG = load_config()
 

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from quoteverify.classify import band, classify
-from quoteverify.config import load_config
-from quoteverify.types import Elision, Alignment, Comparison, Difference, Quote, Segment
+from quoteverify.judge.classify import band, classify
+from quoteverify.model.config import load_config
+from quoteverify.model.types import Alignment, Comparison, Difference, Elision, Quote, Segment
 
 VERDICT = load_config().verdict
 WORDS = 10

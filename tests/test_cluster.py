@@ -7,14 +7,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import TINY_CORPUS, FakeEmbedder
 
 import quoteverify
 from quoteverify.cli import main
-from quoteverify.cluster import ClusterSpec, parse_cluster, run_on_cluster, shards
-from quoteverify.errors import InputError
-from quoteverify.rows import jsonl_bytes
-
-from conftest import TINY_CORPUS, FakeEmbedder
+from quoteverify.model.errors import InputError
+from quoteverify.model.rows import jsonl_bytes
+from quoteverify.pipeline.cluster.client import ClusterSpec, parse_cluster, run_on_cluster, shards
 
 distributed = pytest.importorskip("distributed")
 
@@ -77,7 +76,7 @@ class _BrokenEmbedder:
 
 
 def test_a_task_failing_on_a_worker_is_a_one_line_error(tmp_path: Path) -> None:
-    from quoteverify.errors import QuoteverifyError
+    from quoteverify.model.errors import QuoteverifyError
 
     quotes = _quotes(tmp_path / "quotes.csv")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
@@ -99,7 +98,7 @@ def test_cluster_values(value: str, spec: ClusterSpec) -> None:
 
 
 def test_shards_are_balanced_by_characters() -> None:
-    from quoteverify.types import Document
+    from quoteverify.model.types import Document
 
     docs = [Document(f"d{i}", "", "x" * n, "") for i, n in enumerate([90, 10, 50, 40, 30, 30, 20])]
     parts = shards(docs, 3)
@@ -160,8 +159,8 @@ def _sharded_corpus() -> dict[str, str]:
 
 
 def _sharded_quotes(corpus: dict[str, str]) -> list[dict[str, str]]:
-    from quoteverify.sharded import shards as split
-    from quoteverify.types import Document
+    from quoteverify.model.types import Document
+    from quoteverify.pipeline.cluster.shards import shards as split
 
     parts = split([Document(k, "", v, "") for k, v in corpus.items()], 2)
     one, two = sorted(d.doc_id for d in parts[0]), sorted(d.doc_id for d in parts[1])
@@ -189,7 +188,7 @@ def _sharded_quotes(corpus: dict[str, str]) -> list[dict[str, str]]:
 
 def _whole_corpus_here() -> int:
     """On a worker: documents held as a whole corpus (the fallback), not as a shard."""
-    from quoteverify import cluster
+    from quoteverify.pipeline.cluster import client as cluster
 
     return max((len(p.corpus.sources) for p in cluster._prepared.values()), default=0)
 
@@ -248,7 +247,7 @@ def test_sharded_checking_reduces_across_shards(tmp_path: Path) -> None:
 def test_long_quote_lists_go_to_the_workers_as_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Past cluster.SCATTER_ITEMS quotes, a shard's or a chunk's quotes are scattered ahead, not put in the
     task graph; the results are the same, byte for byte."""
-    from quoteverify import cluster as cluster_module
+    from quoteverify.pipeline.cluster import client as cluster_module
 
     monkeypatch.setattr(cluster_module, "SCATTER_ITEMS", 2)  # this small corpus then takes the scatter path
     corpus = _sharded_corpus()
@@ -267,7 +266,7 @@ def test_long_quote_lists_go_to_the_workers_as_data(tmp_path: Path, monkeypatch:
 
 def _gathered_here() -> dict[str, int]:
     """On a worker: the characters of other shards' documents it keeps for gathered checks."""
-    from quoteverify import sharded
+    from quoteverify.pipeline.cluster import shards as sharded
 
     return {"guests": sum(n for n, _ in sharded._guests.values()), "whole": _whole_corpus_here()}
 
@@ -279,7 +278,7 @@ def test_quotes_not_found_word_for_word_are_checked_without_the_whole_corpus(
     byte-identical to the in-process run, and no worker reads the whole corpus."""
     import random
 
-    from quoteverify import cluster as cluster_module
+    from quoteverify.pipeline.cluster import client as cluster_module
 
     rng = random.Random(5)
     common = "we the and said was council water school money road village winter".split()

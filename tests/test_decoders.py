@@ -1,4 +1,4 @@
-"""The bounded decoders (quoteverify.decoders): every value or one DecodeError, whose message never repeats
+"""The bounded decoders (quoteverify.model.decoders): every value or one DecodeError, whose message never repeats
 the input, for JSON, CSV rows, YAML, text encodings and typed records; and the masking of URL passwords."""
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quoteverify.decoders import DecodeError, csv_rows, decode_text, json_loads, record_of, shown, yaml_load
-from quoteverify.display import masked
-from quoteverify.errors import InputError
-from quoteverify.rows import csv_text, spreadsheet_safe, spreadsheet_unsafe
-from quoteverify.types import Difference, QuoteResult
+from quoteverify.model.decoders import DecodeError, csv_rows, decode_text, json_loads, record_of, shown, yaml_load
+from quoteverify.model.display import masked
+from quoteverify.model.errors import InputError
+from quoteverify.model.rows import csv_text, spreadsheet_safe, spreadsheet_unsafe
+from quoteverify.model.types import Difference, QuoteResult
 
 
 def _nested(depth: int) -> list:

@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quoteverify.config import load_config
-from quoteverify.corpus import Corpus
-from quoteverify.index import Bm25Index
-from quoteverify.load import load_documents
-from quoteverify.types import Window
-from quoteverify.window import make_windows
+from quoteverify.model.config import load_config
+from quoteverify.model.types import Window
+from quoteverify.search.index import Bm25Index
+from quoteverify.search.window import make_windows
+from quoteverify.sources.corpus import Corpus
+from quoteverify.sources.load import load_documents
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = [ROOT / "data" / "example" / "transcripts"]

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from quoteverify.errors import InputError
-from quoteverify.load import DOCUMENT_SUFFIXES, coerce_quotes, load_documents, load_quotes
+from quoteverify.model.errors import InputError
+from quoteverify.sources.load import DOCUMENT_SUFFIXES, coerce_quotes, load_documents, load_quotes
 
 
 def write(path: Path, text: str, encoding: str = "utf-8") -> Path:

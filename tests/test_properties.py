@@ -5,18 +5,18 @@ import itertools
 from types import SimpleNamespace
 
 import numpy as np
+from conftest import NO_EMBED, TINY_CORPUS
 from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
 import quoteverify
-from conftest import NO_EMBED, TINY_CORPUS
-from quoteverify.align import _dp, _trace
-from quoteverify.config import load_config
-from quoteverify.corpus import EDITORIAL
-from quoteverify.lexicon import lexicon_for
-from quoteverify.normalize import normalize
-from quoteverify.tokenize import word_tokens
+from quoteverify.model.config import load_config
+from quoteverify.model.lexicon import lexicon_for
+from quoteverify.search.align import _dp, _trace
+from quoteverify.sources.corpus import EDITORIAL
+from quoteverify.sources.normalize import normalize
+from quoteverify.sources.tokenize import word_tokens
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

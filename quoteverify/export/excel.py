@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..display import displayable
-from ..types import (
+from ..model.display import displayable
+from ..model.types import (
     BENIGN,
     DECISIONS,
     EDITS,
@@ -39,8 +39,8 @@ from ..types import (
     fingerprint,
     triage_order,
 )
-from ..version import __version__
-from ..wording import place
+from ..model.version import __version__
+from ..model.wording import place
 from . import guide
 
 FINDINGS_SHEET = "Findings"
@@ -155,7 +155,7 @@ def _user_columns(results: list[QuoteResult]) -> tuple[Column, ...]:
 
 def write_workbook(path, results: list[QuoteResult], *, run=None, findings: Findings | None = None) -> None:
     """Write the triage workbook for ``results``; ``run`` (a pipeline Run) fills the Method sheet, and
-    ``findings`` (quoteverify.findings.summarize_findings) the Findings sheet when the quotes cite any."""
+    ``findings`` (quoteverify.app.findings.summarize_findings) the Findings sheet when the quotes cite any."""
     # openpyxl takes half a second to import; only workbooks need it.
     from openpyxl import Workbook
 

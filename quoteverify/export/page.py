@@ -10,7 +10,7 @@ Cards are built as the reviewer scrolls, which keeps 5,000 quotes quick to open.
 The reviewer's decisions and notes are kept in the browser's localStorage
 under the run's fingerprint and saved as a decisions file (JSON or CSV) that
 ``quoteverify review`` and ``verify --previous`` read like a reviewed workbook
-(see quoteverify.decisions).
+(see quoteverify.app.decisions).
 """
 from __future__ import annotations
 
@@ -23,12 +23,10 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from ..display import utf8
-from ..errors import OutputError
-from ..guard import marked
-from ..rows import results_file_bytes, results_from_jsonl
-from ..transaction import write_bytes_atomic
-from ..types import (
+from ..model.display import utf8
+from ..model.errors import OutputError
+from ..model.rows import results_file_bytes, results_from_jsonl
+from ..model.types import (
     DECISIONS,
     MATCH_TYPES,
     SEVERITIES,
@@ -41,7 +39,9 @@ from ..types import (
     fingerprint,
     triage_order,
 )
-from ..wording import other_places, place
+from ..model.wording import other_places, place
+from ..plumbing.guard import marked
+from ..plumbing.transaction import write_bytes_atomic
 from . import guide
 from .excel import CHART_COLOURS, _severity, highlights, shown_differences
 
