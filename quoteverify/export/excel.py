@@ -20,16 +20,14 @@ from typing import Any
 
 from ..model.display import displayable
 from ..model.types import (
-    BENIGN,
     DECISIONS,
-    EDITS,
     FINDING_COLUMNS,
-    LOAD_BEARING,
     MATCH_TYPES,
     QUOTES_SHEET,
     SEVERITIES,
     STATUSES,
     Difference,
+    DifferenceKind,
     Finding,
     Findings,
     QuoteResult,
@@ -38,6 +36,7 @@ from ..model.types import (
     count_by_status,
     fingerprint,
     triage_order,
+    weight,
 )
 from ..model.version import __version__
 from ..model.wording import place
@@ -244,15 +243,7 @@ class Highlight:
 
     start: int
     end: int
-    kind: str
-
-
-def _severity(kind: str) -> str:
-    if kind in LOAD_BEARING:
-        return "load-bearing"
-    if kind in BENIGN or kind in EDITS:
-        return "benign"
-    return "changed"
+    kind: DifferenceKind
 
 
 def _is_word(char: str) -> bool:
@@ -276,7 +267,7 @@ def _find(text: str, fragment: str, start: int) -> int:
     return -1
 
 
-def highlights(text: str, fragments: Iterable[tuple[str, str]]) -> list[Highlight]:
+def highlights(text: str, fragments: Iterable[tuple[str, DifferenceKind]]) -> list[Highlight]:
     """Where each (fragment, kind) occurs in ``text``, searched in order, without overlaps.
 
     Differences come in text order, so each is looked for after the previous one
@@ -305,7 +296,7 @@ def shown_differences(differences: Iterable[Difference]) -> list[Difference]:
     return [d for d in differences if d.kind != "normalization" or d.quote_text.split() != d.source_text.split()]
 
 
-def _rich(text: str, fragments: list[tuple[str, str]], styles: _Styles):
+def _rich(text: str, fragments: list[tuple[str, DifferenceKind]], styles: _Styles):
     """The cell value for ``text`` with its differing passages highlighted (plain text if none)."""
     # openpyxl takes half a second to import; only workbooks need it.
     from openpyxl.cell.rich_text import CellRichText, TextBlock
@@ -323,7 +314,7 @@ def _rich(text: str, fragments: list[tuple[str, str]], styles: _Styles):
             continue
         if start > position:
             parts.append(kept[position:start])
-        parts.append(TextBlock(styles.highlight[_severity(span.kind)], kept[start:end]))
+        parts.append(TextBlock(styles.highlight[weight(span.kind)], kept[start:end]))
         position = end
     if position < len(kept):
         parts.append(kept[position:])

@@ -31,23 +31,26 @@ from ..model.types import (
     MATCH_TYPES,
     SEVERITIES,
     STATUSES,
+    DifferenceKind,
     QuoteResult,
+    Weight,
     count_by_document,
     count_by_severity,
     count_by_status,
     document_label,
     fingerprint,
     triage_order,
+    weight,
 )
 from ..model.wording import other_places, place
 from ..plumbing.guard import marked
 from ..plumbing.transaction import write_bytes_atomic
 from . import guide
-from .excel import CHART_COLOURS, _severity, highlights, shown_differences
+from .excel import CHART_COLOURS, highlights, shown_differences
 
 PAGE_FORMATS = (".html",)
-# Severity of a highlighted passage, as the workbook colours it, in one letter to keep 5,000 quotes small.
-SEVERITY_CODES = {"load-bearing": "l", "changed": "c", "benign": "b"}
+# The weight of a highlighted passage, as the workbook colours it, in one letter to keep 5,000 quotes small.
+WEIGHT_CODES: dict[Weight, str] = {"load-bearing": "l", "changed": "c", "benign": "b"}
 # The summary chart: pixels.
 CHART_LABEL, CHART_BAR, CHART_ROW = 190, 420, 22
 
@@ -60,8 +63,8 @@ def run_fingerprint(results: Iterable[QuoteResult]) -> str:
     return digest.hexdigest()[:16]
 
 
-def _segments(text: str, fragments: list[tuple[str, str]]) -> list[Any]:
-    """``text`` cut into plain strings and [text, severity] pairs, highlighted as in the workbook.
+def _segments(text: str, fragments: list[tuple[str, DifferenceKind]]) -> list[Any]:
+    """``text`` cut into plain strings and [text, weight] pairs, highlighted as in the workbook.
 
     Pieces rather than offsets: Python counts code points and JavaScript UTF-16 units, so
     offsets would drift after the first emoji.
@@ -71,7 +74,7 @@ def _segments(text: str, fragments: list[tuple[str, str]]) -> list[Any]:
     for span in highlights(text, fragments):
         if span.start > position:
             parts.append(text[position:span.start])
-        parts.append([text[span.start:span.end], SEVERITY_CODES[_severity(span.kind)]])
+        parts.append([text[span.start:span.end], WEIGHT_CODES[weight(span.kind)]])
         position = span.end
     if position < len(text):
         parts.append(text[position:])

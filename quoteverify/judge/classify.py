@@ -25,9 +25,16 @@ from ..model.types import (
     LOAD_BEARING,
     SEVERITIES,
     Alignment,
+    Band,
     Comparison,
+    Difference,
+    DifferenceKind,
     Elision,
+    MatchType,
     Quote,
+    Severity,
+    SeverityOrNone,
+    Status,
 )
 from ..model.wording import clip
 from ..sources.tokenize import WORD
@@ -40,21 +47,21 @@ INTERVIEWER = re.compile(r"(?i)^(?:interviewer|moderator|facilitator|host|i|q|in
 
 @dataclass(frozen=True)
 class Verdict:
-    status: str
-    match_type: str
+    status: Status
+    match_type: MatchType
     confidence: float
-    band: str
+    band: Band
     reasons: tuple[str, ...]
-    severity: str = ""  # for a review: what is at stake (types.SEVERITIES); empty otherwise
+    severity: SeverityOrNone = ""  # for a review: what is at stake (types.SEVERITIES); empty otherwise
 
 
-def worst(severities: Iterable[str]) -> str:
+def worst(severities: Iterable[SeverityOrNone]) -> SeverityOrNone:
     """The gravest of some severities ("" when there are none)."""
-    ranked = [s for s in severities if s]
+    ranked: list[Severity] = [s for s in severities if s]
     return min(ranked, key=SEVERITIES.index) if ranked else ""
 
 
-def band(confidence: float, *, high: float = BAND_HIGH, medium: float = BAND_MEDIUM) -> str:
+def band(confidence: float, *, high: float = BAND_HIGH, medium: float = BAND_MEDIUM) -> Band:
     return "high" if confidence >= high else "medium" if confidence >= medium else "low"
 
 
@@ -62,8 +69,8 @@ def _default_confidence() -> ConfidenceConfig:
     return load_config().confidence
 
 
-def _verdict(status: str, match_type: str, confidence: float, reasons: list[str], c: ConfidenceConfig,
-             severity: str = "") -> Verdict:
+def _verdict(status: Status, match_type: MatchType, confidence: float, reasons: list[str], c: ConfidenceConfig,
+             severity: SeverityOrNone = "") -> Verdict:
     confidence = round(min(1.0, max(0.0, confidence)), 3)
     return Verdict(status, match_type, confidence, band(confidence, high=c.band_high, medium=c.band_medium),
                    tuple(dict.fromkeys(reasons)), severity if status == "review" else "")
@@ -98,7 +105,7 @@ class Problem:
     the confidence it leaves (how likely the quote is faithful all the same)."""
 
     reason: str
-    severity: str
+    severity: Severity
     confidence: float | None = None
 
 
@@ -124,7 +131,7 @@ def _holding(hidden: tuple[tuple[str, str], ...]) -> str:
     return ", ".join(counts[:-1]) + f" and {counts[-1]}" if len(counts) > 1 else counts[0]
 
 
-def _stake(gap: Elision, o: Omitting) -> tuple[str, float]:
+def _stake(gap: Elision, o: Omitting) -> tuple[Severity, float]:
     """What leaving ``gap`` out puts at stake, and the confidence left: high when it inverts (a negation, a
     number); low when all it leaves out is an intensifier ("very", "just") or words that name nothing
     ("you", "could", "that": most likely a false start or filler no test recognised) or an aside holding a
@@ -257,13 +264,13 @@ class Evidence:
     alignment: Alignment
     comparison: Comparison
     cosine: float | None
-    kinds: frozenset[str]
+    kinds: frozenset[DifferenceKind]
     language: str
     has_lexicon: bool
     omitted: tuple[Problem, ...] = ()  # what the quote leaves out that no test showed empty
     omission_notes: tuple[str, ...] = ()  # what it leaves out benignly, for the reader
 
-    def of_kind(self, *kinds: str) -> list:
+    def of_kind(self, *kinds: DifferenceKind) -> list[Difference]:
         return [d for d in self.comparison.differences if d.kind in kinds]
 
 
@@ -272,11 +279,11 @@ class Call:
     """What a rule decides: status, match type, confidence (None: the match type's base), reasons and,
     for a review, what is at stake."""
 
-    status: str
-    match_type: str
+    status: Status
+    match_type: MatchType
     confidence: float | None
     reasons: tuple[str, ...] = ()
-    severity: str = ""
+    severity: SeverityOrNone = ""
 
 
 # The rules for a located quote, in order: the first that applies names the match type and the confidence;
@@ -331,7 +338,7 @@ def reworded(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None
     if ev.comparison.bracket_reasons:
         exchanged = ev.comparison.bracket_replaces
     level = c.paraphrase_base + c.paraphrase_span * max(0.0, evidence)
-    severity = "high" if exchanged else "medium"
+    severity: Severity = "high" if exchanged else "medium"
     if severity == "medium" and not ev.comparison.bracket_reasons and all(
             only_function_words(ev.language, d.quote_text or d.source_text, min_zipf=v.function_word_zipf)
             for d in changed):
@@ -350,7 +357,8 @@ def _word_reason(quote_text: str, source_text: str, near: bool = False) -> str:
 
 
 # Differences a person must look at, though little is at stake: how a question or a word is written.
-UNCERTAIN = {"speech_act": "speech act", "case": "case", "hyphenation": "hyphenation", "homoglyph": "script"}
+UNCERTAIN: dict[DifferenceKind, str] = {"speech_act": "speech act", "case": "case", "hyphenation": "hyphenation",
+                                        "homoglyph": "script"}
 
 
 def uncertain(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:

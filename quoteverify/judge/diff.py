@@ -24,13 +24,13 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from difflib import SequenceMatcher
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 import numpy as np
 from rapidfuzz import fuzz
 
 from ..model.lexicon import lexicon_for, straight
-from ..model.types import BENIGN, EDITS, Alignment, Comparison, Difference, Elision, Segment
+from ..model.types import BENIGN, EDITS, Alignment, Comparison, Difference, DifferenceKind, Elision, Segment
 from ..sources.corpus import Corpus, PreparedQuote, Source
 from ..sources.numbers import phrases as number_phrases
 from ..sources.tokenize import FILLERS, TIMECODE, TOKEN, WORD
@@ -240,7 +240,7 @@ class _Differ:
         a, b = src.norm.to_original(lo, hi)
         return src.document.text[a:b]
 
-    def add(self, kind: str, quote_text: str, source_text: str) -> None:
+    def add(self, kind: DifferenceKind, quote_text: str, source_text: str) -> None:
         self.differences.append(Difference(kind, quote_text, source_text))
 
     def spans(self, seg: Segment) -> tuple[tuple[int, int], tuple[int, int]]:
@@ -394,7 +394,7 @@ class _Differ:
         if q:
             quote_text, source_text = self._q_text(q), self._s_text(src, s)
             spelt = any(is_number(t.text) for t in q) and quote_text.casefold() != source_text.casefold()
-            kind = "number_format" if spelt else "normalization"
+            kind: DifferenceKind = "number_format" if spelt else "normalization"
             if any(mixed_script(self.q_orig(t.lo, t.hi)) for t in q if t.kind == "word"):
                 kind = "homoglyph"  # letters of another script that look the same: found, never benign
             elif any(self._case_changes(src, tq, ts) for tq, ts in zip(q, s) if tq.kind == "word"):
@@ -429,7 +429,8 @@ class _Differ:
                  if not _BOUNDARY_BEFORE.search(text[max(0, m.start() - 40):m.start()])]  # not a sentence's first
         return all(w.islower() for w in words if not (len(w) > 1 and w.isupper()) and w != "I")
 
-    def label(self, q: list[Tok], s: list[Tok], src: Source, around: tuple[str, ...] = (), at: int = 0) -> str:
+    def label(self, q: list[Tok], s: list[Tok], src: Source, around: tuple[str, ...] = (), at: int = 0
+              ) -> DifferenceKind:
         """The kind of one difference; ``around`` holds the source words either side of it, ``at`` the
         index of its first source word. Benign only by a positive test of the verdict contract (rules)."""
         qw = [t.text for t in q if t.kind == "word"]
@@ -499,7 +500,7 @@ class _Differ:
         return (k == 0 or pq.fragment[k - 1] != pq.fragment[k],
                 k + 1 == len(pq.words) or pq.fragment[k + 1] != pq.fragment[k])
 
-    def _word_edge(self, q: list[Tok], qw: list[str], sw: list[str]) -> str:
+    def _word_edge(self, q: list[Tok], qw: list[str], sw: list[str]) -> DifferenceKind | Literal[""]:
         """The kind of one quote word against one source word at the edge of the quote: "clitic" for a word
         the source writes with a clitic where the quote ends ("Joe" for "Joe's"), "cut" for a piece of the
         source word ("isual" for "visual"); a clitic left off inside the quote is a word change; '' else."""
@@ -542,7 +543,8 @@ class _Differ:
         """Whether a word is written with a capital (not 'I', not shouting)."""
         return any(word[:1].isupper() and not word.isupper() for _, word, _ in _originals(toks, norm, original))
 
-    def _editorial(self, q: list[Tok], qw: list[str], sw: list[str], src: Source, at: int, s: list[Tok]) -> str:
+    def _editorial(self, q: list[Tok], qw: list[str], sw: list[str], src: Source, at: int, s: list[Tok]
+                   ) -> DifferenceKind:
         """A bracket against the source words it stands for (rules.bracket); the quote's own words
         beside it must be the source's."""
         inside = " ".join(t.text[1:].replace("[", " ").replace("]", " ") for t in q if t.kind == "editorial")

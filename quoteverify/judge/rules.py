@@ -17,6 +17,7 @@ from functools import cache, lru_cache
 from rapidfuzz.distance import OSA
 
 from ..model.lexicon import MEANING_CLASSES, Lexicon, is_word, lexicon_for, straight
+from ..model.types import DifferenceKind
 from ..sources.tokenize import WORD
 
 
@@ -169,7 +170,7 @@ def cut_word(contract: Contract, quote_word: str, source_word: str, *, at_start:
 
 @dataclass(frozen=True)
 class BracketTest:
-    kind: str      # editorial (benign), word, negation or number
+    kind: DifferenceKind  # editorial (benign), word, negation or number
     reason: str    # why, for a non-benign bracket
 
 

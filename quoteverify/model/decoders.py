@@ -210,6 +210,11 @@ def _typed(name: str, hint: Any, value: Any) -> Any:
         hint, origin, args = options[0], typing.get_origin(options[0]), typing.get_args(options[0])
     if hint is Any:
         return value
+    if origin is typing.Literal:  # a word of the verdict's vocabulary (types.Status, ...): one of its words
+        if isinstance(value, str) and value in args:
+            return value
+        words = ", ".join(repr(a) for a in args) if len(args) <= 10 else f"the {len(args)} that docs/contract.md lists"
+        raise DecodeError(f"{name} must be one of {words}, not {shown(value)}")
     if is_dataclass(hint) and isinstance(hint, type):
         return record_of(hint, value, name=name)
     if origin in (list, tuple) and isinstance(value, (list, tuple)):

@@ -5,29 +5,58 @@ import hashlib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field, fields
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, get_args
 
 if TYPE_CHECKING:
     from .config import Config
 
-STATUSES = ("verified", "review", "unverified")
+# The verdict's vocabulary: each word a Literal type, so that mypy checks every place one is made or compared,
+# and its tuple of words in order (the tuple is read from the type: the two cannot drift apart). A result
+# serialises them as the plain strings they are.
+Status = Literal["verified", "review", "unverified"]
+STATUSES: tuple[Status, ...] = get_args(Status)
 # What is at stake in a quote that needs review, worst first (see classify.severity):
 # high: a claim altered or inverted; medium: content left out or put in; low: cosmetic or uncertain.
-SEVERITIES = ("high", "medium", "low")
-MATCH_TYPES = ("exact", "normalized", "elided", "edited", "altered", "reordered",
-               "spliced", "paraphrase", "misattributed", "unlocated")
+Severity = Literal["high", "medium", "low"]
+SEVERITIES: tuple[Severity, ...] = get_args(Severity)
+# A result's severity: one of SEVERITIES for a review, "" for any other status.
+SeverityOrNone = Literal[Severity, ""]
+# A confidence band (classify.band): where a result's confidence stands against confidence.band_high/medium.
+Band = Literal["high", "medium", "low"]
+MatchType = Literal["exact", "normalized", "elided", "edited", "altered", "reordered",
+                    "spliced", "paraphrase", "misattributed", "unlocated"]
+MATCH_TYPES: tuple[MatchType, ...] = get_args(MatchType)
+# Every kind of difference the diff names (docs/contract.md says what each means).
+DifferenceKind = Literal[
+    "normalization", "punctuation", "editorial", "elision", "disfluency", "typo", "contraction", "spelling",
+    "number_format", "markup", "clitic", "cut", "page_break", "footnote", "number", "negation", "name", "word",
+    "near_word", "case", "speech_act", "hyphenation", "homoglyph", "excerpt", "splice", "order"]
+DIFFERENCE_KINDS: tuple[DifferenceKind, ...] = get_args(DifferenceKind)
 # Kinds of difference by weight: shown alike by the classifier and every renderer.
-BENIGN = frozenset({"normalization", "punctuation", "editorial", "number_format", "spelling", "markup",
-                    # page furniture (quoteverify.sources.pages) between quoted words: a running header or footer,
-                    # a page number, a page marker or footnote text at a page break; a footnote marker or note elsewhere
-                    "page_break", "footnote",
-                    # a clitic the source writes on a word the quote ends with ("Joe" for "Joe's")
-                    "clitic"})
+BENIGN: frozenset[DifferenceKind] = frozenset({
+    "normalization", "punctuation", "editorial", "number_format", "spelling", "markup",
+    # page furniture (quoteverify.sources.pages) between quoted words: a running header or footer,
+    # a page number, a page marker or footnote text at a page break; a footnote marker or note elsewhere
+    "page_break", "footnote",
+    # a clitic the source writes on a word the quote ends with ("Joe" for "Joe's")
+    "clitic"})
 # How a result's page is named (QuoteResult.page_kind): the number printed on the page (a running header's or
 # footer's folio, a page marker, the PDF's page labels), or the page's position in the file (1 = first).
-PAGE_KINDS = ("printed", "position")
-EDITS = frozenset({"disfluency", "typo", "contraction"})
-LOAD_BEARING = frozenset({"number", "negation", "name"})
+PageKind = Literal["printed", "position"]
+PAGE_KINDS: tuple[PageKind, ...] = get_args(PageKind)
+EDITS: frozenset[DifferenceKind] = frozenset({"disfluency", "typo", "contraction"})
+LOAD_BEARING: frozenset[DifferenceKind] = frozenset({"number", "negation", "name"})
+# How much a kind of difference weighs, as the workbook and the review page colour it.
+Weight = Literal["load-bearing", "benign", "changed"]
+
+
+def weight(kind: DifferenceKind) -> Weight:
+    """A number, a negation or a name changed weighs most; a benign difference or a light edit least."""
+    if kind in LOAD_BEARING:
+        return "load-bearing"
+    if kind in BENIGN or kind in EDITS:
+        return "benign"
+    return "changed"
 # A reviewer's verdict on a quote, as offered by the workbook and the review page.
 DECISIONS = ("accept", "reject", "fix quote", "fix source")
 # The columns of `quoteverify review -o reviewed.jsonl|.csv`, in this order.
@@ -184,7 +213,7 @@ class Alignment:
 class Difference:
     """One difference between the quote and its source span."""
 
-    kind: str
+    kind: DifferenceKind
     quote_text: str
     source_text: str
 
@@ -251,7 +280,7 @@ class QuoteResult:
     # The first and last page of the span ("45" or "45–46") in a paged document, and how they are named
     # (one of PAGE_KINDS); empty for an unpaged document or an unlocated quote (quoteverify.sources.pages).
     page: str = ""
-    page_kind: str = ""
+    page_kind: Literal[PageKind, ""] = ""
     # The equally good places of the quote in ``document`` (the one reported among them), and the lines where
     # the others start (the first 20); 0 and [] when it was not located.
     occurrences: int = 0
@@ -263,11 +292,11 @@ class QuoteResult:
     timestamp: str = ""
     # ISO 639-1 code of the language the quote was checked in (its lexicon's); "" when unknown.
     language: str = ""
-    status: str = "unverified"
-    match_type: str = "unlocated"
+    status: Status = "unverified"
+    match_type: MatchType = "unlocated"
     confidence: float = 0.0
-    band: str = "low"
-    severity: str = ""  # for a review: one of SEVERITIES; empty otherwise
+    band: Band = "low"
+    severity: SeverityOrNone = ""  # for a review: one of SEVERITIES; empty otherwise
     reasons: list[str] = field(default_factory=list)
     differences: list[Difference] = field(default_factory=list)
     bm25_score: float | None = None
@@ -325,10 +354,10 @@ class Escalation:
     quote: str
     claimed_document: str
     finding: str
-    recorded_status: str
+    recorded_status: Status
     recorded_confidence: float
-    status: str
-    match_type: str
+    status: Status
+    match_type: MatchType
     confidence: float
     document: str
     start: int | None
@@ -397,7 +426,7 @@ class Evidence:
 
     quote_id: str
     quote: str
-    status: str
+    status: Status
     document: str
     snippet: str  # the matched source text
     document_sha256: str
@@ -424,8 +453,8 @@ class ClaimCard:
         return {**asdict(self), "evidence": [asdict(e) for e in self.evidence]}
 
 
-_STATUS_RANK = {"unverified": 0, "review": 1, "verified": 2}
-_SEVERITY_RANK = {s: k for k, s in enumerate(SEVERITIES)}
+_STATUS_RANK: dict[Status, int] = {"unverified": 0, "review": 1, "verified": 2}
+_SEVERITY_RANK: dict[SeverityOrNone, int] = {s: k for k, s in enumerate(SEVERITIES)}
 
 
 def triage_key(result: QuoteResult) -> tuple[int, int, float]:

@@ -31,17 +31,19 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from statistics import median
+from typing import Final, Literal
 
 import numpy as np
 
-from ..model.types import LineBox, PageLayout
+from ..model.types import LineBox, PageKind, PageLayout
 from .turns import label_of
 
 # What each skipped span is. FURNITURE: a running header or footer, a page number or a page marker;
 # NOTE: footnote text; MARKER: a footnote marker; JOIN: a line-end hyphen and the line break after it.
 FURNITURE, NOTE, MARKER, JOIN = 0, 1, 2, 3
 # The difference kinds the diff names skipped stretches by (types.BENIGN holds them).
-PAGE_BREAK, FOOTNOTE = "page_break", "footnote"
+PAGE_BREAK: Final = "page_break"
+FOOTNOTE: Final = "footnote"
 
 EDGE_LINES = 4           # lines at a page's top and at its bottom looked at for headers and footers
 FURNITURE_WORDS = 12     # a running header or footer is short: at most this many words
@@ -86,7 +88,7 @@ class Skipped:
 
     start: int
     end: int
-    kind: str  # PAGE_BREAK or FOOTNOTE
+    kind: Literal["page_break", "footnote"]  # PAGE_BREAK or FOOTNOTE
 
 
 @dataclass(frozen=True)
@@ -109,7 +111,7 @@ class Pages:
     def paged(self) -> bool:
         return len(self.starts) > 0
 
-    def label(self, start: int, end: int) -> tuple[str, str]:
+    def label(self, start: int, end: int) -> tuple[str, Literal[PageKind, ""]]:
         """(page, page kind) of the original-text span [start, end): "45" or "45–46", and "printed" or
         "position"; ("", "") in a document without pages."""
         if not self.paged:
