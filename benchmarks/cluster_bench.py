@@ -38,7 +38,8 @@ from quoteverify.model.rows import jsonl_bytes  # noqa: E402
 from quoteverify.model.types import Document  # noqa: E402
 from quoteverify.pipeline.cluster.client import connect, parse_cluster, run_on_cluster  # noqa: E402
 from quoteverify.pipeline.stages import run  # noqa: E402
-from quoteverify.sources.load import load_documents, load_quotes  # noqa: E402
+from quoteverify.sources.documents import load_documents  # noqa: E402
+from quoteverify.sources.quotes import load_quotes  # noqa: E402
 
 EDITED = 10
 

@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from quoteverify.model.types import Document  # noqa: E402
 from quoteverify.sources.corpus import normalize_pages  # noqa: E402
-from quoteverify.sources.load import load_documents  # noqa: E402
+from quoteverify.sources.documents import load_documents  # noqa: E402
 from quoteverify.sources.normalize import normalize  # noqa: E402
 from quoteverify.sources.pages import page_structure  # noqa: E402
 from quoteverify.sources.tokenize import word_tokens  # noqa: E402

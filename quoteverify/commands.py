@@ -50,9 +50,8 @@ from .plumbing.cache import default_dir as default_cache_dir
 from .plumbing.guard import Guard
 from .plumbing.manifest import Manifest, read_manifest, results_sha256
 from .plumbing.transaction import OutputTransaction, output_transaction
-from .sources import load
 from .sources.language import known_codes
-from .sources.load import LoadedQuotes
+from .sources.quotes import LoadedQuotes, load_quotes
 
 FAIL_ON = ("review", "unverified")
 # Warnings printed by a run; a messy table can have thousands (one per duplicate quote_id).
@@ -262,7 +261,7 @@ def _verify_config(request: VerifyRequest) -> Config:
 
 def _load_quotes(request: VerifyRequest, path: Path, config: Config, console: Console) -> tuple[LoadedQuotes, bool]:
     """The quote table, and whether its columns were described yet."""
-    quotes = load.load_quotes(path, sheet=request.sheet, columns=vars(config.columns),
+    quotes = load_quotes(path, sheet=request.sheet, columns=vars(config.columns),
                               limits=ArchiveLimits.of(config))
     # Said at once when a column was named, or when some are read as nothing (a "Participant" column
     # that is not the speaker's would otherwise pass silently); else with the summary.

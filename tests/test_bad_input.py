@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import errno
-import io
 import json
 import os
 import random
@@ -27,7 +26,8 @@ from quoteverify.cli import main
 from quoteverify.export.tables import write_results
 from quoteverify.model.errors import OutputError
 from quoteverify.plumbing.transaction import write_output as write_atomic
-from quoteverify.sources.load import DOCUMENT_SUFFIXES, load_documents, load_quotes
+from quoteverify.sources.documents import DOCUMENT_SUFFIXES, load_documents
+from quoteverify.sources.quotes import load_quotes
 
 NO_EMBED = {"embed": {"enabled": False}}
 QUOTES = "quote_id,quote,document\nq1,We lost 15 volunteers in the first month.,interview-01\n"
@@ -251,7 +251,7 @@ def test_outputs_are_checked_before_the_run(tmp: Path, case: str, monkeypatch) -
         raise AssertionError("the run started before the outputs were checked")
 
     monkeypatch.setattr("quoteverify.pipeline.stages.run", no_run)
-    monkeypatch.setattr("quoteverify.sources.load.load_quotes", no_run)
+    monkeypatch.setattr("quoteverify.commands.load_quotes", no_run)
     args, message = _error_case(tmp, case)
     result = verify_cli(*args)
     assert (result.exit_code, result.stderr) == (2, message)

@@ -854,7 +854,8 @@ def test_no_hostile_archive_gets_past_a_loader_as_a_traceback(tmp_path_factory, 
 
     from quoteverify.app.review import read_review
     from quoteverify.model.errors import QuoteverifyError
-    from quoteverify.sources.load import load_documents, load_quotes
+    from quoteverify.sources.documents import load_documents
+    from quoteverify.sources.quotes import load_quotes
 
     kind, data = archive
     folder = tmp_path_factory.mktemp("hostile")

@@ -29,7 +29,7 @@ from quoteverify.export.appendix import render_appendix
 from quoteverify.export.findings import findings_bytes, render_report, write_cards, write_findings, write_report
 from quoteverify.model.errors import InputError, OutputError
 from quoteverify.model.types import QuoteResult
-from quoteverify.sources.load import load_quotes
+from quoteverify.sources.quotes import load_quotes
 
 NUMBER = {"kind": "number", "quote_text": "50", "source_text": "15"}
 NEGATION = {"kind": "negation", "quote_text": "", "source_text": "not"}

@@ -13,8 +13,8 @@ from paged_documents import line, pdf
 import quoteverify
 from quoteverify.model.errors import InputError
 from quoteverify.model.types import Turn
+from quoteverify.sources.documents import load_documents
 from quoteverify.sources.formats import Extracted, dehyphenate, extract
-from quoteverify.sources.load import load_documents
 from quoteverify.sources.normalize import normalize
 
 
@@ -298,7 +298,7 @@ def test_a_folder_of_mixed_formats(tmp_path: Path) -> None:
 
 def test_docx_and_pypdf_are_imported_only_when_needed(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("Maria: Text.", encoding="utf-8")
-    code = ("import sys, quoteverify; from quoteverify.sources.load import load_documents; "
+    code = ("import sys, quoteverify; from quoteverify.sources.documents import load_documents; "
             f"load_documents([{str(tmp_path)!r}]); "
             "print(sorted(m for m in ('docx', 'pypdf') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

@@ -20,7 +20,7 @@ from quoteverify.model.types import Window
 from quoteverify.search.index import Bm25Index
 from quoteverify.search.window import make_windows
 from quoteverify.sources.corpus import Corpus
-from quoteverify.sources.load import load_documents
+from quoteverify.sources.documents import load_documents
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = [ROOT / "data" / "example" / "transcripts"]

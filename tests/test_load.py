@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from quoteverify.model.errors import InputError
-from quoteverify.sources.load import DOCUMENT_SUFFIXES, coerce_quotes, load_documents, load_quotes
+from quoteverify.sources.documents import DOCUMENT_SUFFIXES, load_documents
+from quoteverify.sources.quotes import coerce_quotes, load_quotes
 
 
 def write(path: Path, text: str, encoding: str = "utf-8") -> Path:

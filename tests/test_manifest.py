@@ -25,7 +25,7 @@ from quoteverify.model.errors import InputError
 from quoteverify.model.rows import csv_bytes, jsonl_bytes
 from quoteverify.model.types import MATCH_TYPES, SEVERITIES, STATUSES
 from quoteverify.plumbing.manifest import Embedding, InputChange, read_manifest
-from quoteverify.sources.load import load_quotes
+from quoteverify.sources.quotes import load_quotes
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "data" / "example"

@@ -264,7 +264,7 @@ def test_pdf_columns_read_across_are_reported(tmp_path: Path) -> None:
                                                  line(330, 720 - 14 * k, right[k][:40], 9))]
     path = tmp_path / "two-columns.pdf"
     path.write_bytes(pdf([page, page]))
-    loaded = quoteverify.sources.load.load_documents([path])
+    loaded = quoteverify.sources.documents.load_documents([path])
     assert loaded.warnings == (f"{path}: the lines of two columns are read across on pages 1–2 (in the file) "
                                "(the PDF reader joins columns set side by side line by line); quotes there may "
                                "not be found as written: check them against the PDF",)
@@ -323,7 +323,7 @@ def test_pdf_footnotes_in_the_middle_of_the_text_are_reported_and_skipped(tmp_pa
     path = tmp_path / "notes.pdf"
     path.write_bytes(pdf([page, book_page(LINES[30:60], number=13, title="ALABAMA"),
                           book_page(LINES[60:90], number=14, title="SLAVE NARRATIVES")]))
-    loaded = quoteverify.sources.load.load_documents([path])
+    loaded = quoteverify.sources.documents.load_documents([path])
     assert loaded.warnings == (f"{path}: footnotes come in the middle of the text on page 1 (in the file) as the "
                                "PDF reader gives it; they are left out of matching where their size sets them "
                                "apart, but check quotes there",)

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 import quoteverify
 from quoteverify.model.rows import csv_bytes, jsonl_bytes
 from quoteverify.model.types import MATCH_TYPES, STATUSES
-from quoteverify.sources.load import load_quotes
 from quoteverify.sources.normalize import normalize
+from quoteverify.sources.quotes import load_quotes
 from quoteverify.sources.tokenize import word_tokens
 
 NO_EMBED = {"embed": {"enabled": False}}

@@ -29,8 +29,9 @@ from quoteverify.model.decoders import csv_rows, decode_text, json_loads, record
 from quoteverify.model.errors import QuoteverifyError
 from quoteverify.model.types import QuoteResult
 from quoteverify.plumbing.manifest import read_manifest
-from quoteverify.sources.load import load_documents, load_quotes
+from quoteverify.sources.documents import load_documents
 from quoteverify.sources.qdpx import read_qdpx
+from quoteverify.sources.quotes import load_quotes
 
 SETTINGS = settings(max_examples=80, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])

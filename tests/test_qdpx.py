@@ -18,8 +18,8 @@ from conftest import NO_EMBED
 import quoteverify
 from quoteverify.cli import main
 from quoteverify.model.errors import InputError
-from quoteverify.sources.load import load_quotes
 from quoteverify.sources.qdpx import Convention, read_qdpx
+from quoteverify.sources.quotes import load_quotes
 
 WORDS = ("clinic budget nurses volunteers committee paperwork ministry training patients shifts weekend "
          "evening sessions manager council boat flood children neighbours water funding staff money "

@@ -16,7 +16,7 @@ from quoteverify import commands
 from quoteverify.cli import main
 from quoteverify.model.errors import InputError
 from quoteverify.model.types import Quote
-from quoteverify.sources.load import check_claims, load_quotes
+from quoteverify.sources.quotes import check_claims, load_quotes
 from quoteverify.terminal import ProgressBar
 
 MARIA = "The committee did not approve the budget until March."

@@ -36,8 +36,8 @@ from ..plumbing.manifest import (
     summarize,
 )
 from ..plumbing.transaction import write_bytes_atomic
-from ..sources.load import load_quotes
 from ..sources.qdpx import read_qdpx
+from ..sources.quotes import load_quotes
 from .store import RECHECK_BELOW, CorpusFile, Store, StoreError
 
 

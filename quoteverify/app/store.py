@@ -43,7 +43,7 @@ from ..model.display import displayable_data, masked
 from ..model.errors import QuoteverifyError
 from ..model.types import BAND_MEDIUM, Quote, QuoteResult, count_by_status
 from ..model.version import __version__
-from ..sources.load import quotes_from_records
+from ..sources.quotes import quotes_from_records
 from .findings import timestamp
 
 if TYPE_CHECKING:

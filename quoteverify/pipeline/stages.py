@@ -23,16 +23,9 @@ from ..search.align import Aligner
 from ..search.index import Bm25Index
 from ..search.window import make_windows
 from ..sources.corpus import Corpus, PreparedDocument, PreparedQuote, prepare_quote
+from ..sources.documents import LoadedDocuments, load_documents, sha256_bytes
 from ..sources.language import cosine_applies, detect_quote_languages, with_languages
-from ..sources.load import (
-    LoadedDocuments,
-    LoadedQuotes,
-    check_claims,
-    coerce_quotes,
-    load_documents,
-    load_quotes,
-    sha256_bytes,
-)
+from ..sources.quotes import LoadedQuotes, check_claims, coerce_quotes, load_quotes
 from ..sources.turns import label_warnings
 from .parallel import ordered_map
 

@@ -17,7 +17,7 @@ option and the fix:
 Its own outputs are told by their content, not their name: the Markdown,
 LaTeX, HTML and JSON that quoteverify writes carry OUTPUT_MARK near their
 start, and its CSV and JSONL tables open with its own columns. The document
-reader (quoteverify.sources.load) leaves out a document that own_output() recognises,
+reader (quoteverify.sources.documents) leaves out a document that own_output() recognises,
 whatever it was renamed to, with a warning.
 """
 from __future__ import annotations

@@ -47,6 +47,9 @@ from .turns import label_of
 TEXT_SUFFIXES = (".txt", ".md", ".vtt", ".srt")   # decoded as text, then extracted
 BINARY_SUFFIXES = (".docx", ".pdf")               # extracted from the file's bytes
 SUFFIXES = TEXT_SUFFIXES + BINARY_SUFFIXES
+# The quote tables' formats (quoteverify.sources.quotes reads them): a documents folder passes them over quietly.
+QUOTE_SUFFIXES = (".csv", ".tsv", ".xlsx", ".jsonl", ".txt", ".qdpx")
+PROJECT_SUFFIX = ".qdpx"  # a REFI-QDA project: documents and quotes both (see quoteverify.sources.qdpx)
 
 
 @dataclass(frozen=True)

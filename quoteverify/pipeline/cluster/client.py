@@ -45,7 +45,7 @@ from ...search.index import Bm25Stats
 from ...search.places import ExactSummary
 from ...sources.corpus import prepare_document
 from ...sources.language import detect_quote_languages, with_languages
-from ...sources.load import check_claims
+from ...sources.quotes import check_claims
 from ...sources.turns import Turns, label_warnings
 from ..stages import _documents, _quotes, check_quotes, prepare
 from .shards import (
