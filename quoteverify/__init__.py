@@ -10,7 +10,7 @@ this front door, ``cli`` (the command line), ``commands`` (each command's work i
 """
 from __future__ import annotations
 
-from .app.application import verify_frame
+from .app.repeat import verify_frame
 from .model.config import Config, load_config
 from .model.errors import ConfigError, InputError, OutputError, QuoteverifyError
 from .model.types import Difference, Document, Quote, QuoteResult

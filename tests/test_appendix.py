@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 import quoteverify
-from quoteverify.app.application import build_manifest
+from quoteverify.app.repeat import build_manifest
 from quoteverify.cli import main
 from quoteverify.export.appendix import latex_escape, markdown_escape, read_results, render_appendix, write_appendix
 from quoteverify.model.errors import InputError, OutputError

@@ -402,7 +402,7 @@ def test_rerun_checks_its_outputs_before_running(tmp: Path, monkeypatch) -> None
     assert result.exit_code == 0, result.output
     (tmp / "out" / "r.jsonl").unlink()
     (tmp / "out").rmdir()
-    monkeypatch.setattr("quoteverify.app.application.rerun", lambda *a, **k: pytest.fail("the run started"))
+    monkeypatch.setattr("quoteverify.app.repeat.rerun", lambda *a, **k: pytest.fail("the run started"))
     result = CliRunner().invoke(main, ["rerun", str(tmp / "run.json")])
     assert (result.exit_code, result.stderr) == (
         2, f"Error: the recorded output {tmp / 'out' / 'r.jsonl'}: folder {tmp / 'out'} does not exist; create it "

@@ -12,9 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from quoteverify.model.decoders import DecodeError, csv_rows, decode_text, json_loads, record_of, shown, yaml_load
-from quoteverify.model.display import masked
 from quoteverify.model.errors import InputError
 from quoteverify.model.rows import csv_text, spreadsheet_safe, spreadsheet_unsafe
+from quoteverify.model.text import masked
 from quoteverify.model.types import DIFFERENCE_KINDS, MATCH_TYPES, Difference, QuoteResult
 
 

@@ -11,8 +11,8 @@ from click.testing import CliRunner
 from conftest import NO_EMBED
 
 import quoteverify
-from quoteverify.app.application import build_manifest
-from quoteverify.app.findings import (
+from quoteverify.app.repeat import build_manifest
+from quoteverify.app.support import (
     FINDING_COLUMNS,
     MAJORITY_NOTE,
     NOT_ENOUGH_INFO,

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import quoteverify
-from quoteverify.app.application import build_manifest
+from quoteverify.app.repeat import build_manifest
 from quoteverify.cli import main
 from quoteverify.export.appendix import render_appendix
 from quoteverify.model.config import load_config

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from conftest import NO_EMBED
 
 import quoteverify
-from quoteverify.app.application import build_manifest, changed_inputs, rerun, write_manifest
+from quoteverify.app.repeat import build_manifest, changed_inputs, rerun, write_manifest
 from quoteverify.cli import main
 from quoteverify.judge.embed import DEFAULT_MODEL, model_path
 from quoteverify.model.config import load_config
@@ -131,7 +131,7 @@ def test_manifest_of_a_fake_embedder_has_no_weights(corpus_dir, fake_embedder):
 
 def test_manifest_does_not_import_torch():
     code = ("import sys; from quoteverify.plumbing.manifest import environment; "
-            "from quoteverify.app.application import embedding_record; environment(); embedding_record('all-MiniLM-L6-v2'); assert 'torch' not in sys.modules, 'torch imported'")
+            "from quoteverify.app.repeat import embedding_record; environment(); embedding_record('all-MiniLM-L6-v2'); assert 'torch' not in sys.modules, 'torch imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

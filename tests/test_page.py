@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from quoteverify.app.decisions import read_decisions
+from quoteverify.app.decision_files import read_decisions
 from quoteverify.app.review import fingerprint, read_review
 from quoteverify.cli import main
 from quoteverify.export.page import load_results, render_page, run_fingerprint, script_json

@@ -18,7 +18,7 @@ from conftest import TINY_CORPUS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from quoteverify.app.decisions import read_decisions
+from quoteverify.app.decision_files import read_decisions
 from quoteverify.app.extract import extract_quotes
 from quoteverify.app.review import read_review
 from quoteverify.app.store import open_store

@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from conftest import NO_EMBED
 
 import quoteverify
-from quoteverify.app.application import recheck
+from quoteverify.app.repeat import recheck
 from quoteverify.app.store import CorpusFile, StoreError, open_store
 from quoteverify.cli import main
 from quoteverify.export.escalation import escalation_bytes

@@ -25,9 +25,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..model.decoders import decode_text
-from ..model.display import utf8
 from ..model.errors import InputError
 from ..model.rows import csv_text
+from ..model.text import utf8
 from ..plumbing.archive import ArchiveLimits
 from ..plumbing.guard import Guard
 from ..plumbing.transaction import write_bytes_atomic

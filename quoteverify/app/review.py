@@ -18,14 +18,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from ..model.display import utf8
 from ..model.errors import InputError, OutputError
 from ..model.rows import csv_text
+from ..model.text import plural, utf8
 from ..model.types import DECISIONS, QUOTES_SHEET, QuoteResult, fingerprint  # noqa: F401 (named here too)
-from ..model.wording import plural
 from ..plumbing.archive import ArchiveLimits, check_archive, check_columns, is_xml_bomb
 from ..plumbing.transaction import write_bytes_atomic
-from .decisions import (  # noqa: F401 (parse_decision and REVIEW_COLUMNS are named here too)
+from .decision_files import (  # noqa: F401 (parse_decision and REVIEW_COLUMNS are named here too)
     EMPTY,
     REVIEW_COLUMNS,
     Review,

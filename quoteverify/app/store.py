@@ -39,12 +39,12 @@ from platformdirs import user_data_path
 
 from ..model.config import load_config
 from ..model.decoders import DecodeError, json_loads, record_of, shown
-from ..model.display import displayable_data, masked
 from ..model.errors import QuoteverifyError
+from ..model.text import displayable_data, masked
 from ..model.types import BAND_MEDIUM, Quote, QuoteResult, count_by_status
 from ..model.version import __version__
 from ..sources.quotes import quotes_from_records
-from .findings import timestamp
+from .support import timestamp
 
 if TYPE_CHECKING:
     from ..model.types import Run

@@ -13,11 +13,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..model.display import utf8
 from ..model.errors import InputError, OutputError
 from ..model.rows import results_file_bytes, results_from_jsonl
+from ..model.text import plural, utf8
 from ..model.types import MATCH_TYPES, Findings, QuoteResult
-from ..model.wording import plural
 from ..plumbing.guard import marked
 from ..plumbing.manifest import Manifest, Summary, summarize
 from ..plumbing.transaction import write_bytes_atomic
@@ -306,7 +305,7 @@ def render_appendix(results: list[QuoteResult], manifest: Manifest, *, style: st
     """The appendix text: a heading, the methods paragraph, the results paragraph and the table of quotes.
 
     ``style`` is ``markdown`` or ``latex``; ``manifest_name`` is how the text refers to the manifest file;
-    ``findings`` (quoteverify.app.findings.summarize_findings) add a section when the quotes cite any.
+    ``findings`` (quoteverify.app.support.summarize_findings) add a section when the quotes cite any.
     """
     s = _STYLES[style]
     caption = ("One row per quote, in the order of the quote table. The location is the page (where the source "

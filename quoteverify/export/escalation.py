@@ -1,4 +1,4 @@
-"""The escalation list of a recheck (quoteverify.app.application.recheck) as CSV or JSON."""
+"""The escalation list of a recheck (quoteverify.app.repeat.recheck) as CSV or JSON."""
 from __future__ import annotations
 
 import json
@@ -6,8 +6,8 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-from ..model.display import utf8
 from ..model.rows import csv_text
+from ..model.text import utf8
 from ..model.types import ESCALATION_COLUMNS, Escalation
 from ..plumbing.guard import check_output_path
 from ..plumbing.transaction import write_bytes_atomic

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..model.display import displayable
+from ..model.text import displayable, place
 from ..model.types import (
     DECISIONS,
     FINDING_COLUMNS,
@@ -39,7 +39,6 @@ from ..model.types import (
     weight,
 )
 from ..model.version import __version__
-from ..model.wording import place
 from . import guide
 
 FINDINGS_SHEET = "Findings"
@@ -154,7 +153,7 @@ def _user_columns(results: list[QuoteResult]) -> tuple[Column, ...]:
 
 def write_workbook(path, results: list[QuoteResult], *, run=None, findings: Findings | None = None) -> None:
     """Write the triage workbook for ``results``; ``run`` (a pipeline Run) fills the Method sheet, and
-    ``findings`` (quoteverify.app.findings.summarize_findings) the Findings sheet when the quotes cite any."""
+    ``findings`` (quoteverify.app.support.summarize_findings) the Findings sheet when the quotes cite any."""
     # openpyxl takes half a second to import; only workbooks need it.
     from openpyxl import Workbook
 

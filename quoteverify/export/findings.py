@@ -1,15 +1,14 @@
-"""The findings (quoteverify.app.findings) as files: the table (CSV/JSONL), the claim cards (JSONL) and a
-Markdown report. They take the findings as data; the rules that make them stay in quoteverify.app.findings."""
+"""The findings (quoteverify.app.support) as files: the table (CSV/JSONL), the claim cards (JSONL) and a
+Markdown report. They take the findings as data; the rules that make them stay in quoteverify.app.support."""
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ..model.display import utf8
 from ..model.rows import csv_text
+from ..model.text import plural, utf8
 from ..model.types import FINDING_COLUMNS, ClaimCard, Finding, Findings, QuoteResult
-from ..model.wording import plural
 from ..plumbing.guard import check_output_path, marked
 from ..plumbing.transaction import write_bytes_atomic
 from .appendix import markdown_escape
@@ -44,7 +43,7 @@ def write_findings(path: str | Path, findings: Sequence[Finding]) -> None:
 
 
 def cards_bytes(cards: Sequence[ClaimCard]) -> bytes:
-    """The claim cards (quoteverify.app.findings.claim_cards) as JSONL, one card per line."""
+    """The claim cards (quoteverify.app.support.claim_cards) as JSONL, one card per line."""
     return utf8("".join(json.dumps(card.to_dict(), ensure_ascii=False) + "\n" for card in cards))
 
 
@@ -77,7 +76,7 @@ def _quote_line(result: QuoteResult) -> str:
 def render_report(results: Sequence[QuoteResult], summary: Findings) -> str:
     """A Markdown report: each finding, its label and confidence, and its quotes, unverified ones marked.
 
-    ``summary`` is what quoteverify.app.findings.summarize_findings made of ``results``."""
+    ``summary`` is what quoteverify.app.support.summarize_findings made of ``results``."""
     # The mark keeps a report written among the transcripts from being read as one (quoteverify.plumbing.guard).
     title = f"<!-- {marked('report')} -->\n# Findings and their quotes"
     if not summary.findings:

@@ -10,7 +10,7 @@ Cards are built as the reviewer scrolls, which keeps 5,000 quotes quick to open.
 The reviewer's decisions and notes are kept in the browser's localStorage
 under the run's fingerprint and saved as a decisions file (JSON or CSV) that
 ``quoteverify review`` and ``verify --previous`` read like a reviewed workbook
-(see quoteverify.app.decisions).
+(see quoteverify.app.decision_files).
 """
 from __future__ import annotations
 
@@ -23,9 +23,9 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from ..model.display import utf8
 from ..model.errors import OutputError
 from ..model.rows import results_file_bytes, results_from_jsonl
+from ..model.text import other_places, place, utf8
 from ..model.types import (
     DECISIONS,
     MATCH_TYPES,
@@ -42,7 +42,6 @@ from ..model.types import (
     triage_order,
     weight,
 )
-from ..model.wording import other_places, place
 from ..plumbing.guard import marked
 from ..plumbing.transaction import write_bytes_atomic
 from . import guide

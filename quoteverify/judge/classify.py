@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 
 from ..model.config import ConfidenceConfig, VerdictConfig, load_config
 from ..model.lexicon import straight
+from ..model.text import clip
 from ..model.types import (
     BAND_HIGH,
     BAND_MEDIUM,
@@ -36,7 +37,6 @@ from ..model.types import (
     SeverityOrNone,
     Status,
 )
-from ..model.wording import clip
 from ..sources.tokenize import WORD
 from ..sources.turns import same_speaker, speaker_key
 from .rules import only_function_words

@@ -19,8 +19,8 @@ from typing import Protocol
 import numpy as np
 
 from ..model.decoders import shown
-from ..model.display import displayable
 from ..model.errors import ConfigError
+from ..model.text import displayable
 from ..plumbing.cache import Cache
 
 DEFAULT_MODEL = "all-MiniLM-L6-v2"

@@ -14,8 +14,8 @@ from ..judge.embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder,
 from ..judge.rules import Contract
 from ..model.config import Config, VerdictConfig, as_config
 from ..model.lexicon import lexicon_for
+from ..model.text import clip
 from ..model.types import Alignment, Comparison, Document, Progress, Quote, QuoteResult, Run
-from ..model.wording import clip
 from ..plumbing.archive import ArchiveLimits
 from ..plumbing.cache import Cache
 from ..plumbing.resultcache import ResultCache

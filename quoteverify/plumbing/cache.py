@@ -41,7 +41,7 @@ from typing import Any
 import numpy as np
 from platformdirs import user_cache_path
 
-from ..model.wording import plural
+from ..model.text import plural
 from .tempfiles import clean_stale, temp_name
 
 # Bump when normalization or tokenization changes what a prepared document holds.

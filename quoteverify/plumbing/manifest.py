@@ -9,7 +9,7 @@ timestamp quoteverify writes anywhere).
 Paths in a manifest are relative to the manifest's folder, so a project folder
 can be moved or shared whole and rerun from any working directory.
 
-The manifest as data; quoteverify.app.application builds one from a run, compares
+The manifest as data; quoteverify.app.repeat builds one from a run, compares
 it with the inputs as they are now and reruns it.
 """
 from __future__ import annotations
@@ -27,9 +27,9 @@ from typing import Any
 
 from ..model.config import recorded_config
 from ..model.decoders import DecodeError, json_loads, record_of, shown
-from ..model.display import utf8
 from ..model.errors import ConfigError, InputError
 from ..model.rows import jsonl_bytes
+from ..model.text import utf8
 from ..model.types import MATCH_TYPES, QuoteResult, count_by_severity, count_by_status
 from .guard import marked
 

@@ -18,8 +18,8 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
+from ..model.text import plural
 from ..model.types import Document, QuoteResult, Turn
-from ..model.wording import plural
 from .labels import FIRST_LINE, LINE, TIME, Label, label_of, parse, unread
 
 __all__ = ["TIME", "Label", "Turn", "Turns", "label_of", "same_speaker", "speaker_key"]

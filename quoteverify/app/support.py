@@ -1,4 +1,5 @@
-"""From quotes to findings: how well each finding's cited quotes hold up.
+"""How well the quotes support each finding: from quotes to findings and claim cards (quoteverify.export.findings
+writes them as files).
 
 A quote table may name, for each quote, the ``finding`` (theme, claim) it is
 cited for, and optionally the analyst's ``finding_confidence`` (0 to 1). A
@@ -33,8 +34,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
+from ..model.text import plural
 from ..model.types import FINDING_COLUMNS, ClaimCard, Evidence, Finding, Findings, Metrics, QuoteResult, count_by_status  # noqa: F401
-from ..model.wording import plural
 
 DEFAULT_CONFIDENCE = 1.0
 MAJORITY_NOTE = "Majority of cited quotes could not be located in the source"

@@ -1,5 +1,5 @@
-"""What runs the pipeline again, or around it: results as a DataFrame, a manifest's rerun, a stored run's
-recheck, a reviewed workbook carried into a new run.
+"""A run repeated, and what makes it repeatable: results as a DataFrame, a run's manifest written, a
+manifest's rerun, a stored run's recheck.
 
 Between the pipeline and the renderers: it imports stages and the pipeline, and hands the renderers
 results and findings as data.

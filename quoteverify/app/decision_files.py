@@ -1,4 +1,5 @@
-"""Reading a decisions file saved by the review page (``-o report.html``), like a reviewed workbook.
+"""A reviewer's decisions as every file holds them (Review, ReviewedQuote, parse_decision), and the reading of
+a decisions file saved by the review page (``-o report.html``), like a reviewed workbook (quoteverify.app.review).
 
 The page saves every quote, worst first, as JSON::
 
@@ -24,8 +25,8 @@ from typing import Any
 from ..model.decoders import DecodeError, csv_rows, json_loads, shown
 from ..model.errors import InputError
 from ..model.rows import spreadsheet_unsafe
+from ..model.text import plural
 from ..model.types import DECISIONS, REVIEW_COLUMNS, QuoteResult, fingerprint
-from ..model.wording import plural
 from ..plumbing.archive import ArchiveLimits
 
 DECISION_FORMATS = (".json", ".csv")
