@@ -33,8 +33,9 @@ import json
 import os
 import shutil
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -95,6 +96,21 @@ def _file_sha256(path: Path) -> str:
 def _row_checksum(scope: str, key: str, blob: bytes) -> str:
     """A database row's checksum: its scope (a model's name, or "language"), key and payload."""
     return hashlib.sha256(f"{scope}\x00{key}\x00".encode("utf-8", "surrogatepass") + blob).hexdigest()[:32]
+
+
+@dataclass(frozen=True)
+class StoredSource:
+    """A prepared document as the cache keeps it: its normalized text and the offsets back to the original,
+    its word tokens (starts, ends, which are weak, the words), and its page structure as arrays
+    (quoteverify.sources.pages)."""
+
+    text: str
+    offsets: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
+    weak: np.ndarray
+    words: list[str]
+    pages: Mapping[str, np.ndarray] = field(default_factory=dict)
 
 
 class DamagedEntry(Exception):
@@ -198,7 +214,7 @@ class Cache:
     def source_key(self, text_sha256: str) -> str:
         return digest("source", PREPARE_VERSION, text_sha256)
 
-    def load_source(self, text_sha256: str) -> dict[str, Any] | None:
+    def load_source(self, text_sha256: str) -> StoredSource | None:
         if self.root is None:
             return None
         path = self.root / "sources" / f"{self.source_key(text_sha256)}.npz"
@@ -207,25 +223,22 @@ class Cache:
             return None
         try:
             words = _text(data["words"])
-            return {"text": _text(data["text"]), "offsets": data["offsets"],
-                    "starts": data["starts"].astype(np.int64), "ends": data["ends"].astype(np.int64),
-                    "weak": data["weak"], "words": words.split("\n") if words else [],
-                    "pages": {k.removeprefix("page_"): v for k, v in data.items() if k.startswith("page_")}}
+            return StoredSource(_text(data["text"]), data["offsets"], data["starts"].astype(np.int64),
+                                data["ends"].astype(np.int64), data["weak"], words.split("\n") if words else [],
+                                {k.removeprefix("page_"): v for k, v in data.items() if k.startswith("page_")})
         except (KeyError, ValueError, UnicodeDecodeError) as exc:
             self._damaged(path, exc)
             return None
 
-    def save_source(self, text_sha256: str, *, text: str, offsets: np.ndarray, starts: np.ndarray,
-                    ends: np.ndarray, weak: np.ndarray, words: Sequence[str],
-                    pages: dict[str, np.ndarray] | None = None) -> None:
-        """``pages``: the document's page structure as arrays (quoteverify.sources.pages), kept beside its words."""
+    def save_source(self, text_sha256: str, source: StoredSource) -> None:
         if self.root is None:
             return
+        offsets = source.offsets
         small = np.int32 if len(offsets) and offsets.max() < 2**31 else np.int64
         self._save_npz(self.root / "sources" / f"{self.source_key(text_sha256)}.npz", {
-            "text": _bytes(text), "offsets": offsets.astype(small), "starts": starts.astype(small),
-            "ends": ends.astype(small), "weak": weak, "words": _bytes("\n".join(words)),
-            **{f"page_{k}": v for k, v in (pages or {}).items()}})
+            "text": _bytes(source.text), "offsets": offsets.astype(small), "starts": source.starts.astype(small),
+            "ends": source.ends.astype(small), "weak": source.weak, "words": _bytes("\n".join(source.words)),
+            **{f"page_{k}": v for k, v in source.pages.items()}})
 
     # Corpus-wide vocabulary -----------------------------------------------
     def load_vocab(self, key: str) -> dict[str, np.ndarray] | None:

@@ -28,7 +28,7 @@ import numpy as np
 from rapidfuzz.distance import OSA
 
 from ..model.config import AlignConfig
-from ..model.types import Alignment, Candidate, Segment
+from ..model.types import Alignment, Candidate, Segment, Window
 from ..sources.corpus import CLITIC, EDITORIAL, Corpus, PreparedQuote
 from ..sources.turns import speaker_key
 from .index import Bm25Index, Retrieval
@@ -59,17 +59,28 @@ def _costs(d_weak, p):
     return np.concatenate(([0], np.cumsum(left))), np.arange(len(d_weak) + 1, dtype=np.int64)
 
 
-def _dp(q_ids: np.ndarray, q_weak: np.ndarray, d_ids: np.ndarray, d_weak: np.ndarray, p: AlignConfig,
-        *, local: bool) -> np.ndarray:
+@dataclass(frozen=True)
+class Sides:
+    """What one alignment compares: the quote's word ids and which of them are weak (fillers, repeats: cheap to
+    skip), and the source stretch's likewise."""
+
+    q_ids: np.ndarray
+    q_weak: np.ndarray
+    d_ids: np.ndarray
+    d_weak: np.ndarray
+
+
+def _dp(sides: Sides, p: AlignConfig, *, local: bool) -> np.ndarray:
     """Score matrix H[i, j] of quote words [:i] against source words [:j].
 
     Local (Smith-Waterman) or semi-global (all quote words, any source stretch).
     Horizontal moves are resolved per row with a running maximum:
     H[j] = max_k<=j (T[k] - (C[j] - C[k])) = cummax(T + C)[j] - C[j].
     """
+    q_ids, q_weak, d_ids = sides.q_ids, sides.q_weak, sides.d_ids
     n, m = len(q_ids), len(d_ids)
     H = np.zeros((n + 1, m + 1), dtype=np.int64)
-    skip, skip_editorial = _costs(d_weak, p)
+    skip, skip_editorial = _costs(sides.d_weak, p)
     for i in range(1, n + 1):
         prev = H[i - 1]
         qi = q_ids[i - 1]
@@ -89,8 +100,9 @@ def _dp(q_ids: np.ndarray, q_weak: np.ndarray, d_ids: np.ndarray, d_weak: np.nda
     return H
 
 
-def _trace(H, q_ids, q_weak, d_ids, d_weak, p, i: int, j: int, *, local: bool) -> tuple[int, int, int]:
+def _trace(H: np.ndarray, sides: Sides, p: AlignConfig, i: int, j: int, *, local: bool) -> tuple[int, int, int]:
     """Walk back from (i, j): (quote start, source start, words matched)."""
+    q_ids, q_weak, d_ids, d_weak = sides.q_ids, sides.q_weak, sides.d_ids, sides.d_weak
     matched = 0
     while i > 0 and j > 0:
         h = H[i, j]
@@ -121,32 +133,31 @@ def local_align(pq: PreparedQuote, a: int, b: int, corpus: Corpus, region: Candi
     src = corpus.sources[region.doc]
     d_ids = src.ids[region.start:region.end]
     d_weak = src.tokens.weak[region.start:region.end]
-    q_ids, q_weak = pq.ids[a:b], pq.weak[a:b]
-    if not len(d_ids) or not len(q_ids):
+    sides = Sides(pq.ids[a:b], pq.weak[a:b], d_ids, d_weak)
+    if not len(d_ids) or not len(sides.q_ids):
         return None
-    H = _dp(q_ids, q_weak, d_ids, d_weak, p, local=True)
+    H = _dp(sides, p, local=True)
     flat = int(np.argmax(H))
     i, j = divmod(flat, H.shape[1])
     score = int(H[i, j])
     if score <= 0:
         return None
-    i0, j0, matched = _trace(H, q_ids, q_weak, d_ids, d_weak, p, i, j, local=True)
+    i0, j0, matched = _trace(H, sides, p, i, j, local=True)
     return _Local(score, Segment(region.doc, a + i0, a + i, region.start + j0, region.start + j, fragment,
                                  int(matched)))
 
 
-def glocal_align(pq: PreparedQuote, a: int, b: int, corpus: Corpus, doc: int, lo: int, hi: int,
-                 fragment: int, p: AlignConfig) -> Segment:
-    """Semi-global alignment: every quote word in [a, b), any stretch of source [lo, hi)."""
-    src = corpus.sources[doc]
-    lo, hi = max(0, lo), min(len(src.ids), hi)
-    d_ids, d_weak = src.ids[lo:hi], src.tokens.weak[lo:hi]
-    q_ids, q_weak = pq.ids[a:b], pq.weak[a:b]
-    H = _dp(q_ids, q_weak, d_ids, d_weak, p, local=False)
+def glocal_align(pq: PreparedQuote, a: int, b: int, corpus: Corpus, stretch: Window, fragment: int,
+                 p: AlignConfig) -> Segment:
+    """Semi-global alignment: every quote word in [a, b), any part of the source ``stretch`` (word tokens)."""
+    src = corpus.sources[stretch.doc]
+    lo, hi = max(0, stretch.start), min(len(src.ids), stretch.end)
+    sides = Sides(pq.ids[a:b], pq.weak[a:b], src.ids[lo:hi], src.tokens.weak[lo:hi])
+    H = _dp(sides, p, local=False)
     j = int(np.argmax(H[-1]))
-    i0, j0, matched = _trace(H, q_ids, q_weak, d_ids, d_weak, p, len(q_ids), j, local=False)
+    i0, j0, matched = _trace(H, sides, p, len(sides.q_ids), j, local=False)
     # The walk may end in column 0 with quote words left: they align to nothing.
-    return Segment(doc, a, b, lo + j0, lo + j, fragment, int(matched))
+    return Segment(stretch.doc, a, b, lo + j0, lo + j, fragment, int(matched))
 
 
 class Aligner:
@@ -379,12 +390,12 @@ class Aligner:
             if 0 < s.q_start - a < self.p.min_piece_words:
                 lo, _ = self.corpus.sources[s.doc].paragraph_words(s.d_start, s.d_end)
                 pad = 2 * (s.q_start - a) + 2
-                out[first] = glocal_align(pq, a, s.q_end, self.corpus, s.doc, max(lo, s.d_start - pad), s.d_end,
-                                          f, self.p)
+                stretch = Window(s.doc, max(lo, s.d_start - pad), s.d_end)
+                out[first] = glocal_align(pq, a, s.q_end, self.corpus, stretch, f, self.p)
             s = out[last]
             if 0 < b - s.q_end < self.p.min_piece_words:
                 _, hi = self.corpus.sources[s.doc].paragraph_words(s.d_start, s.d_end)
                 pad = 2 * (b - s.q_end) + 2
-                out[last] = glocal_align(pq, s.q_start, b, self.corpus, s.doc, s.d_start, min(hi, s.d_end + pad),
-                                         f, self.p)
+                stretch = Window(s.doc, s.d_start, min(hi, s.d_end + pad))
+                out[last] = glocal_align(pq, s.q_start, b, self.corpus, stretch, f, self.p)
         return out

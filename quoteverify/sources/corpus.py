@@ -20,7 +20,7 @@ import numpy as np
 
 from ..model.lexicon import lexicon_for
 from ..model.types import Document
-from ..plumbing.cache import PREPARE_VERSION, Cache, digest
+from ..plumbing.cache import PREPARE_VERSION, Cache, StoredSource, digest
 from .normalize import NormalizedText, fold_confusables, normalize
 from .pages import FURNITURE, NOTE, Pages, page_structure
 from .tokenize import FILLERS, WORD, QuotePart, WordTokens, quote_parts, word_tokens
@@ -301,20 +301,20 @@ def prepare_document(document: Document, cache: Cache) -> PreparedDocument:
 
 def _prepare(document: Document, cache: Cache, key: str) -> PreparedDocument:
     stored = cache.load_source(key)
-    if stored is not None and len(stored["offsets"]) == len(stored["text"]):
+    if stored is not None and len(stored.offsets) == len(stored.text):
         try:
-            pages = Pages.from_arrays(stored["pages"])
+            pages = Pages.from_arrays(stored.pages)
         except (KeyError, ValueError, UnicodeDecodeError):
             pass  # an entry without its pages: prepared again
         else:
-            norm = NormalizedText(document.text, stored["text"], stored["offsets"])
-            return PreparedDocument(norm, WordTokens(stored["words"], stored["starts"], stored["ends"],
-                                                     stored["weak"]), pages)
+            norm = NormalizedText(document.text, stored.text, stored.offsets)
+            return PreparedDocument(norm, WordTokens(stored.words, stored.starts, stored.ends, stored.weak),
+                                    pages)
     pages = page_structure(document.text, document.layout)
     norm = normalize_pages(document.text, pages)
     tokens = word_tokens(norm.text, _filler_phrases(document.language))
-    cache.save_source(key, text=norm.text, offsets=norm.offsets, starts=tokens.starts,
-                      ends=tokens.ends, weak=tokens.weak, words=tokens.words, pages=pages.arrays())
+    cache.save_source(key, StoredSource(norm.text, norm.offsets, tokens.starts, tokens.ends, tokens.weak,
+                                       tokens.words, pages.arrays()))
     return PreparedDocument(norm, tokens, pages)
 
 
