@@ -44,7 +44,8 @@ from .model.text import plural
 from .model.types import Progress, QuoteResult, Run, count_by_severity, count_by_status
 from .model.version import __version__
 from .pipeline import stages
-from .pipeline.cluster.client import parse_cluster, run_on_cluster
+from .pipeline.cluster.client import run_on_cluster
+from .pipeline.cluster.session import parse_cluster
 from .plumbing.archive import ArchiveLimits
 from .plumbing.cache import default_dir as default_cache_dir
 from .plumbing.guard import Guard

@@ -1273,7 +1273,7 @@ def test_an_unexpected_fault_is_one_line_with_its_own_exit_code(tmp_path: Path, 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr("quoteverify.pipeline.stages.classify", broken)
+    monkeypatch.setattr("quoteverify.pipeline.results.classify", broken)
     result = _invoke("verify", corpus_dir, quotes, "--no-embed", "--no-cache")
     assert (result.exit_code, result.stderr) == (
         3, f"Error: quoteverify verify stopped on an unexpected fault on {corpus_dir}, {quotes} (ZeroDivisionError: "
@@ -1285,7 +1285,7 @@ def test_an_unexpected_fault_is_one_line_with_its_own_exit_code(tmp_path: Path, 
     def exhausted(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr("quoteverify.pipeline.stages.classify", exhausted)
+    monkeypatch.setattr("quoteverify.pipeline.results.classify", exhausted)
     result = _invoke("verify", corpus_dir, quotes, "--no-embed", "--no-cache")
     assert (result.exit_code, result.stderr) == (
         3, f"Error: quoteverify verify ran out of memory on {corpus_dir}, {quotes}; give it smaller inputs (the "

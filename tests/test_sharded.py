@@ -129,7 +129,7 @@ def test_a_gathered_corpus_scores_from_the_pieces_as_the_whole_index(seed: int) 
     every window bit for bit as the whole corpus's index does, and retrieve the same windows."""
     import numpy as np
 
-    from quoteverify.pipeline.cluster.shards import _Postings
+    from quoteverify.pipeline.cluster.worker import JoinedPostings
     from quoteverify.search.index import Bm25Index
     from quoteverify.search.window import make_windows
 
@@ -154,7 +154,7 @@ def test_a_gathered_corpus_scores_from_the_pieces_as_the_whole_index(seed: int) 
             pieces.append((index, 0, len(index)))
     gathered = Corpus([docs[k] for k in members])
     index = Bm25Index(gathered, make_windows(gathered, size=16, overlap=0.25), stats=stats)
-    index.score_with(_Postings(pieces, vocab))
+    index.score_with(JoinedPostings([(piece.entries(vocab), a, b) for piece, a, b in pieces], vocab))
     mine = np.isin(whole.win_doc, members)
     for _ in range(25):
         query = [rng.choice(WORDS + ["nowhere"]) for _ in range(rng.randint(1, 12))]

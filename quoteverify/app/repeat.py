@@ -7,13 +7,13 @@ results and findings as data.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..judge.embed import Embedder, model_path
-from ..model.config import Config, load_config
+from ..model.config import ConfigGiven, load_config
 from ..model.decoders import shown
 from ..model.errors import ConfigError, InputError
 from ..model.lexicon import languages
@@ -36,18 +36,25 @@ from ..plumbing.manifest import (
     summarize,
 )
 from ..plumbing.transaction import write_bytes_atomic
+from ..sources.documents import DocumentsGiven
 from ..sources.qdpx import read_qdpx
 from ..sources.quotes import load_quotes
 from .store import RECHECK_BELOW, CorpusFile, Store, StoreError
 
+if TYPE_CHECKING:
+    import pandas as pd
 
-def verify_frame(documents: Any, quotes: Any, config: Config | Mapping[str, Any] | str | Path | None = None,
-                 **kwargs: Any):
+    from ..sources.quotes import QuotesGiven
+
+
+def verify_frame(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = None, *,
+                 embedder: Embedder | None = None, progress: Progress | None = None,
+                 cache_dir: str | Path | None = None) -> pd.DataFrame:
     """verify() as a pandas DataFrame, one row per quote in input order.
 
     ``row``, ``start``, ``end`` and ``line`` are nullable integers (Int64): an
     unlocated quote has <NA> there, and located ones stay integers."""
-    return to_frame(verify(documents, quotes, config, **kwargs))
+    return to_frame(verify(documents, quotes, config, embedder=embedder, progress=progress, cache_dir=cache_dir))
 
 
 def _weights_file(model: str) -> Path | None:
@@ -196,7 +203,7 @@ def _corpus_changes(recorded: Iterable[CorpusFile], current: Iterable[Any]) -> t
     return tuple(changes)
 
 
-def recheck(store: Store, run_id: int, documents: Any, *, below: float = RECHECK_BELOW,
+def recheck(store: Store, run_id: int, documents: DocumentsGiven, *, below: float = RECHECK_BELOW,
             embedder: Embedder | None = None, cache_dir: str | Path | None = None,
             progress: Progress | None = None) -> Recheck:
     """Check the quotes of run ``run_id`` whose confidence was below ``below`` again, with the run's

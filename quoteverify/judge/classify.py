@@ -477,16 +477,28 @@ def _located(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call:
                    severity=worst(call.severity for call in reviews))
 
 
-def classify(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: float | None, *,
-             verdict: VerdictConfig, confidence: ConfidenceConfig | None = None, claimed_known: bool,
-             speaker: str = "", turn_speakers: tuple[str, ...] = (), language: str = "en",
-             has_lexicon: bool = True) -> Verdict:
-    """The verdict on one quote: LOCATED_RULES (or unlocated), then who said it and where.
+@dataclass(frozen=True)
+class Setting:
+    """Where a quote was found and in what language: what the rules need besides the evidence.
 
-    ``speaker`` is the speaker of the transcript turn the quote was found in, if known;
-    ``turn_speakers`` the speakers whose turns the quoted words run across, in order.
+    ``claimed_known``: the document it claims is among the sources; ``speaker``: the speaker of the
+    transcript turn it was found in, if known; ``turn_speakers``: the speakers whose turns the quoted
+    words run across, in order; ``language`` and ``has_lexicon``: the language it is judged in, and
+    whether quoteverify has that language's lexicon.
     """
+
+    claimed_known: bool
+    speaker: str = ""
+    turn_speakers: tuple[str, ...] = ()
+    language: str = "en"
+    has_lexicon: bool = True
+
+
+def classify(quote: Quote, alignment: Alignment, comparison: Comparison, cosine: float | None, *,
+             verdict: VerdictConfig, confidence: ConfidenceConfig | None = None, setting: Setting) -> Verdict:
+    """The verdict on one quote: LOCATED_RULES (or unlocated), then who said it and where (``setting``)."""
     c = confidence if confidence is not None else _default_confidence()
+    language, has_lexicon = setting.language, setting.has_lexicon
     notes = list(quote.notes)
     if quote.problem:
         return _verdict("unverified", "unlocated", 0.0, [quote.problem] + notes, c)
@@ -501,13 +513,13 @@ def classify(quote: Quote, alignment: Alignment, comparison: Comparison, cosine:
     call = _located(ev, verdict, c)
     status, match_type, reasons, severity = call.status, call.match_type, list(call.reasons), call.severity
     level = call.confidence
-    elsewhere = misattributed(ev, claimed_known)
+    elsewhere = misattributed(ev, setting.claimed_known)
     reasons[:0] = elsewhere
     if elsewhere:
         severity = worst((severity, "high"))
         if status == "verified":
             status, match_type, level = "review", "misattributed", None
-    problems, crossing = wrong_speaker(ev, speaker, turn_speakers)
+    problems, crossing = wrong_speaker(ev, setting.speaker, setting.turn_speakers)
     reasons[:0] = [p.reason for p in problems]
     reasons += crossing
     if problems:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Union
 
 from .decoders import DecodeError, shown, yaml_load
 from .errors import ConfigError, option
@@ -148,6 +148,7 @@ class ColumnsConfig:
 
 @dataclass(frozen=True)
 class ClusterConfig:
+    sharded: bool
     connect_seconds: int = field(metadata=between(1, 3600))
     chunks_per_worker: int = field(metadata=between(1, 1000))
     min_chunk: int = field(metadata=between(1, _MANY))
@@ -345,7 +346,12 @@ def recorded_config(values: Any, source: str = "config") -> dict[str, dict[str, 
     return checked
 
 
-def as_config(config: Config | Mapping[str, Any] | str | Path | None) -> Config:
+# A config as the public functions take it: a Config, a mapping of overrides such as {"embed": {"enabled": False}},
+# a YAML file's path, or None for configs/default.yaml.
+ConfigGiven = Union["Config", Mapping[str, object], str, Path, None]
+
+
+def as_config(config: ConfigGiven) -> Config:
     """Accept a Config, a mapping of overrides, a YAML path or None (defaults)."""
     if isinstance(config, Config):
         return config

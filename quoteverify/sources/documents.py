@@ -10,7 +10,7 @@ import errno
 import hashlib
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -28,6 +28,33 @@ from .qdpx import read_qdpx
 class LoadedDocuments:
     documents: tuple[Document, ...]
     warnings: tuple[str, ...] = ()
+
+
+# Documents as run(), verify() and verify_frame() take them: folder or file paths, Document objects, a mapping of
+# document id to text, or what load_documents read already.
+DocumentsGiven = str | Path | Iterable[str | Path] | Iterable[Document] | Mapping[str, str] | LoadedDocuments
+
+
+def read_documents(documents: DocumentsGiven, limits: ArchiveLimits) -> LoadedDocuments:
+    """The documents however they were given, read (files) or taken as they are, sorted by id."""
+    if isinstance(documents, LoadedDocuments):
+        return documents
+    if isinstance(documents, Mapping):
+        # surrogatepass: text decoded with surrogateescape still gets a hash
+        docs = tuple(Document(str(k), "", str(v), sha256_bytes(str(v).encode("utf-8", "surrogatepass")))
+                     for k, v in sorted(documents.items()))
+        return LoadedDocuments(docs)
+    if isinstance(documents, (str, Path)):
+        documents = [documents]
+    items = list(documents)
+    given = [d for d in items if isinstance(d, Document)]
+    if given and len(given) == len(items):
+        return LoadedDocuments(tuple(sorted(given, key=lambda d: d.doc_id)))
+    paths = [d for d in items if isinstance(d, (str, Path))]
+    if len(paths) != len(items):
+        raise InputError("documents: give paths of files and folders, or Document objects, not a mix of them "
+                         "or anything else")
+    return load_documents(paths, limits=limits)
 
 
 def sha256_bytes(data: bytes) -> str:

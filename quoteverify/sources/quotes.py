@@ -14,7 +14,7 @@ import zipfile
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 from ..model.decoders import SHOWN, DecodeError, csv_rows, cut, decode_text, json_loads, shown
 from ..model.errors import InputError, option
@@ -25,6 +25,9 @@ from .documents import not_a_file, refuse_too_long, sha256_bytes
 from .formats import LINE_BREAK, PROJECT_SUFFIX, QUOTE_SUFFIXES
 from .qdpx import read_qdpx
 from .turns import label_of
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 COLUMN_ALIASES = {
     "quote": ("quote", "text", "quotation", "quote_text", "content"),
@@ -598,6 +601,22 @@ def _frame_records(frame: Any) -> tuple[list[str], list[tuple[int, dict[str, Any
 def _is_frame(items: Any) -> bool:
     # Checked by name so that pandas is imported only by those who pass a DataFrame.
     return type(items).__name__ == "DataFrame" and hasattr(items, "itertuples")
+
+
+# Quotes as run(), verify() and verify_frame() take them: a quote table's path (or what load_quotes read from
+# one), a pandas DataFrame (one quote per row), or a list of strings, dicts (quote, quote_id, document ...) or
+# Quote objects.
+QuotesGiven = Union[str, Path, LoadedQuotes, "pd.DataFrame", Iterable[str | Mapping[str, object] | Quote]]
+
+
+def read_quotes(quotes: QuotesGiven, columns: Mapping[str, str], limits: ArchiveLimits) -> LoadedQuotes:
+    """The quotes however they were given, read (a table's path) or taken as they are; quotes given in
+    Python have no table, so no columns, no sha256 and no warnings."""
+    if isinstance(quotes, (str, Path)):
+        quotes = load_quotes(quotes, columns=columns, limits=limits)
+    if isinstance(quotes, LoadedQuotes):
+        return quotes
+    return LoadedQuotes(tuple(coerce_quotes(quotes, columns=columns)), (), "")
 
 
 def coerce_quotes(items: Any, *, columns: Mapping[str, str] | None = None) -> list[Quote]:
