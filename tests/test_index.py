@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from quoteverify.model.config import load_config
 from quoteverify.model.types import Window
-from quoteverify.search.index import Bm25Index
+from quoteverify.search.index import Bm25Index, Bm25Settings
 from quoteverify.search.window import make_windows
 from quoteverify.sources.corpus import Corpus
 from quoteverify.sources.documents import load_documents
@@ -33,7 +33,7 @@ def _indexes(folder: Path) -> tuple[Corpus, list[Window], Bm25Index, Bm25Index]:
     config = load_config()
     corpus = Corpus(list(load_documents([folder]).documents))
     windows = make_windows(corpus, size=config.window.size, overlap=config.window.overlap)
-    fast, reference = (Bm25Index(corpus, windows, backend=backend, k1=config.index.k1, b=config.index.b)
+    fast, reference = (Bm25Index(corpus, windows, bm25=Bm25Settings(backend, config.index.k1, config.index.b))
                        for backend in ("bm25s", "rank-bm25"))
     return corpus, windows, fast, reference
 

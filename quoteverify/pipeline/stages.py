@@ -18,7 +18,7 @@ from ..plumbing.archive import ArchiveLimits
 from ..plumbing.cache import Cache
 from ..plumbing.resultcache import ResultCache
 from ..search.align import Aligner
-from ..search.index import Bm25Index
+from ..search.index import Bm25Index, Bm25Settings
 from ..search.window import make_windows
 from ..sources.corpus import Corpus, PreparedDocument, PreparedQuote, prepare_quote
 from ..sources.documents import DocumentsGiven, LoadedDocuments, read_documents
@@ -83,7 +83,7 @@ def prepare(documents: tuple[Document, ...], config: Config, *, cache: Cache,
     if lap:
         lap("normalize")
     windows = make_windows(corpus, size=config.window.size, overlap=config.window.overlap)
-    index = Bm25Index(corpus, windows, backend=config.index.backend, k1=config.index.k1, b=config.index.b,
+    index = Bm25Index(corpus, windows, bm25=Bm25Settings.of(config.index),
                       cache=cache, key=f"{config.window.size}/{config.window.overlap}")
     aligner = Aligner(corpus, index, align=config.align, top_k=config.index.top_k)
     if lap:

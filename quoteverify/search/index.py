@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from ..model.config import IndexConfig
 from ..model.types import Candidate, Window
 from ..plumbing.cache import Cache, digest
 from ..sources.corpus import Corpus
@@ -43,12 +44,25 @@ class Retrieval:
     ratio: float | None  # best score / best score elsewhere
 
 
+@dataclass(frozen=True)
+class Bm25Settings:
+    """Which BM25 implementation scores the windows, and its k1 and b (the config's ``index`` section)."""
+
+    backend: str = "bm25s"
+    k1: float = 1.5
+    b: float = 0.75
+
+    @classmethod
+    def of(cls, index: IndexConfig) -> Bm25Settings:
+        return cls(index.backend, index.k1, index.b)
+
+
 class Bm25Index:
     """A BM25 index whose 'documents' are the corpus windows."""
 
-    def __init__(self, corpus: Corpus, windows: list[Window], *, backend: str = "bm25s",
-                 k1: float = 1.5, b: float = 0.75, cache: Cache | None = None, key: str = "",
-                 stats: Bm25Stats | None = None):
+    def __init__(self, corpus: Corpus, windows: list[Window], *, bm25: Bm25Settings = Bm25Settings(),
+                 cache: Cache | None = None, key: str = "", stats: Bm25Stats | None = None):
+        backend, k1, b = bm25.backend, bm25.k1, bm25.b
         self.corpus = corpus
         self.backend = backend
         self.k1, self.b = k1, b

@@ -34,7 +34,7 @@ from ...model.types import Alignment, Document, Quote, QuoteResult
 from ...plumbing.cache import Cache, digest
 from ...plumbing.resultcache import ResultCache
 from ...search.align import Aligner
-from ...search.index import Bm25Index, Bm25Stats
+from ...search.index import Bm25Index, Bm25Settings, Bm25Stats
 from ...search.places import ExactSummary, exact_summary
 from ...search.window import make_windows
 from ...sources.corpus import Corpus, PreparedDocument, PreparedQuote, Source, prepare_document, prepare_quote
@@ -321,7 +321,7 @@ class WorkerState:
         source = Source(document, prepared.norm, tokens, ids, 0, prepared.pages)
         alone = Corpus([document], prepared=[prepared])
         index = Bm25Index(alone, make_windows(alone, size=config.window.size, overlap=config.window.overlap),
-                          backend=config.index.backend, k1=config.index.k1, b=config.index.b, stats=stats)
+                          bm25=Bm25Settings.of(config.index), stats=stats)
         index.build()
         self.guests[name] = (len(document.text), (source, index))
         while len(self.guests) > 1 and sum(n for n, _ in self.guests.values()) > config.cluster.gather_chars:
@@ -349,7 +349,7 @@ class WorkerState:
         vocab = self.vocab[key]
         corpus = Corpus.assembled(sources, vocab)
         windows = make_windows(corpus, size=config.window.size, overlap=config.window.overlap)
-        index = Bm25Index(corpus, windows, backend=config.index.backend, k1=config.index.k1, b=config.index.b,
+        index = Bm25Index(corpus, windows, bm25=Bm25Settings.of(config.index),
                           stats=self.stats[key])
         index.score_with(JoinedPostings([(self.index_entries(i, vocab), a, b) for i, a, b in pieces], vocab))
         return Prepared(corpus, index, Aligner(corpus, index, align=config.align, top_k=config.index.top_k),
