@@ -119,7 +119,7 @@ class CachedEmbedder:
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         keys = [hashlib.sha256(t.encode("utf-8", "surrogatepass")).hexdigest() for t in texts]
         missing = sorted({k for k in keys if k not in self._cache})
-        self._cache.update(self.store.load_vectors(self.name, missing))
+        self._cache.update(self.store.database.load_vectors(self.name, missing))
         todo: dict[str, str] = {}
         for key, text in zip(keys, texts):
             if key not in self._cache:
@@ -128,7 +128,7 @@ class CachedEmbedder:
             vectors = self.inner.encode(list(todo.values()))
             fresh = dict(zip(todo.keys(), vectors))
             self._cache.update(fresh)
-            self.store.save_vectors(self.name, fresh)
+            self.store.database.save_vectors(self.name, fresh)
         if not keys:
             return np.zeros((0, 0), dtype=np.float32)
         return np.stack([self._cache[k] for k in keys])

@@ -14,7 +14,8 @@ Layout under the cache folder (default ``$XDG_CACHE_HOME/quoteverify``, else
   window and BM25 settings.
 - ``embeddings.sqlite``: vectors by model name and text sha256, and the
   language detected in each document (by the sha256 of the text sampled and
-  the detector's version), each row with a checksum.
+  the detector's version), each row with a checksum: the cache's ``database``
+  (quoteverify.plumbing.database).
 
 The cache can only be right or absent: every entry carries a sha256 of its
 name and content, checked on every read, and an entry that cannot be read,
@@ -32,9 +33,7 @@ import hashlib
 import json
 import os
 import shutil
-import sqlite3
 from collections.abc import Callable, Mapping, Sequence
-from contextlib import suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,7 +41,7 @@ from typing import Any
 import numpy as np
 from platformdirs import user_cache_path
 
-from ..model.text import plural
+from .database import CacheDatabase, DamagedEntry, damage_reason
 from .tempfiles import clean_stale, temp_name
 
 # Bump when normalization or tokenization changes what a prepared document holds.
@@ -50,8 +49,6 @@ from .tempfiles import clean_stale, temp_name
 # 7: filler phrases weak, keyed by the language
 PREPARE_VERSION = "7"
 CHECKSUM_FILE = "checksum.json"
-# Seconds a run waits for another run writing embeddings to the same cache.
-SQLITE_TIMEOUT = 60.0
 
 
 def default_dir() -> Path:
@@ -93,11 +90,6 @@ def _file_sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-def _row_checksum(scope: str, key: str, blob: bytes) -> str:
-    """A database row's checksum: its scope (a model's name, or "language"), key and payload."""
-    return hashlib.sha256(f"{scope}\x00{key}\x00".encode("utf-8", "surrogatepass") + blob).hexdigest()[:32]
-
-
 @dataclass(frozen=True)
 class StoredSource:
     """A prepared document as the cache keeps it: its normalized text and the offsets back to the original,
@@ -113,27 +105,16 @@ class StoredSource:
     pages: Mapping[str, np.ndarray] = field(default_factory=dict)
 
 
-class DamagedEntry(Exception):
-    """A cache entry whose content does not match its checksum."""
-
-
-def _reason(exc: BaseException) -> str:
-    if isinstance(exc, OSError) and exc.strerror:
-        return exc.strerror
-    text = " ".join(str(exc).split())
-    return (text[:120] if text else type(exc).__name__)
-
-
 class Cache:
-    """The cache folder; every method is a no-op miss when ``root`` is None."""
+    """The cache folder: its file entries (prepared documents, vocabularies, BM25 indexes) here, its
+    database of vectors and detected languages in ``database``; every method is a no-op miss when ``root``
+    is None."""
 
     def __init__(self, root: str | Path | None):
         self.root = Path(root) if root is not None else None
-        self._db: sqlite3.Connection | None = None
         self._writable = True
-        self._vectors = True
         self._messages: list[str] = []
-        self._bad_vectors = 0
+        self.database = CacheDatabase(self.root, self._warn, self._unwritable, lambda: self._writable)
         if self.root is not None:
             for sub in ("sources", "corpus", "index"):
                 clean_stale(self.root / sub)
@@ -145,11 +126,7 @@ class Cache:
     @property
     def warnings(self) -> list[str]:
         """What went wrong with the cache, one line each, for the run to print."""
-        if not self._bad_vectors:
-            return list(self._messages)
-        n = self._bad_vectors
-        return [*self._messages, f"cache entry {self._vectors_path()} holds {plural(n, 'damaged vector')}; "
-                                 "discarded and recomputed"]
+        return [*self._messages, *self.database.damaged_rows()]
 
     def _warn(self, message: str) -> None:
         if message not in self._messages:
@@ -161,7 +138,7 @@ class Cache:
 
     def _damaged(self, path: Path, exc: BaseException) -> None:
         """Warn about an entry that cannot be trusted, and remove it so that it is rebuilt."""
-        self._warn(f"cache entry {path} is damaged ({_reason(exc)}); discarded and rebuilt")
+        self._warn(f"cache entry {path} is damaged ({damage_reason(exc)}); discarded and rebuilt")
         try:
             if path.is_dir() and not path.is_symlink():
                 shutil.rmtree(path)
@@ -174,7 +151,7 @@ class Cache:
         if not self._writable:
             return  # warned once: the first reason is the one that matters
         self._writable = False
-        self._warn(f"cache folder {self.root} cannot be written ({_reason(exc)}); "
+        self._warn(f"cache folder {self.root} cannot be written ({damage_reason(exc)}); "
                    "running without writing to the cache")
 
     def _save_npz(self, path: Path, arrays: dict[str, np.ndarray]) -> None:
@@ -304,143 +281,3 @@ class Cache:
         except BaseException:
             shutil.rmtree(tmp, ignore_errors=True)
             raise
-
-    # Embeddings -----------------------------------------------------------
-    def _vectors_path(self) -> Path:
-        assert self.root is not None
-        return self.root / "embeddings.sqlite"
-
-    def _open_db(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self._vectors_path(), timeout=SQLITE_TIMEOUT)
-        try:
-            tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
-            if "vectors" in tables and "vectors2" not in tables and self._writable:
-                db.execute("DROP TABLE vectors")  # rows without checksums, from an earlier version
-            if "vectors2" not in tables:
-                with db:
-                    db.execute("CREATE TABLE IF NOT EXISTS vectors2 (model TEXT, key TEXT, vector BLOB, "
-                               "checksum TEXT, PRIMARY KEY (model, key))")
-            if "languages" not in tables and self._writable:
-                # A cache only read (read-only, or locked for long) still serves its vectors; languages are detected.
-                with suppress(sqlite3.OperationalError), db:
-                    db.execute("CREATE TABLE IF NOT EXISTS languages (key TEXT PRIMARY KEY, code TEXT, checksum TEXT)")
-        except BaseException:
-            db.close()
-            raise
-        return db
-
-    def _conn(self) -> sqlite3.Connection | None:
-        """The embeddings database, opened (and rebuilt if damaged) on first use; None when unusable."""
-        if self._db is not None or not self._vectors or self.root is None:
-            return self._db
-        try:
-            self.root.mkdir(parents=True, exist_ok=True)  # a new cache's first entry may be a detected language
-            self._db = self._open_db()
-        except (sqlite3.OperationalError, OSError) as exc:  # cannot be opened or created, locked: not damaged
-            self._vectors = False
-            self._unwritable(exc)
-        except sqlite3.DatabaseError as exc:  # not a database, malformed
-            self._discard_db(exc)
-            return self._conn()
-        return self._db
-
-    def _discard_db(self, exc: BaseException) -> None:
-        """Warn about a damaged embeddings database and remove it; stop using it if it cannot be removed."""
-        if self._db is not None:
-            self._db.close()
-            self._db = None
-        path = self._vectors_path()
-        self._warn(f"cache entry {path} is damaged ({_reason(exc)}); discarded and rebuilt")
-        try:
-            for suffix in ("", "-journal", "-wal", "-shm"):
-                Path(f"{path}{suffix}").unlink(missing_ok=True)
-        except OSError as err:
-            self._vectors = False
-            self._unwritable(err)
-
-    # Detected languages -----------------------------------------------------
-    def load_languages(self, keys: Sequence[str]) -> dict[str, str]:
-        """The languages detected before for texts by their keys (``language.document_languages``)."""
-        rows = self._select("languages", "key, code, checksum", keys)
-        found = {key: code for key, code, checksum in rows
-                 if isinstance(code, str) and checksum == _row_checksum("language", key, code.encode())}
-        if len(found) < len(rows):
-            self._forget("languages", [row[0] for row in rows if row[0] not in found])
-        return found
-
-    def save_languages(self, codes: dict[str, str]) -> None:
-        self._insert("languages", [(key, code, _row_checksum("language", key, code.encode()))
-                                   for key, code in codes.items()])
-
-    def load_vectors(self, model: str, keys: Sequence[str]) -> dict[str, np.ndarray]:
-        rows = self._select("vectors2", "key, vector, checksum", keys, model)
-        found: dict[str, np.ndarray] = {}
-        bad: list[str] = []
-        for key, blob, checksum in rows:
-            if (isinstance(blob, bytes) and blob and len(blob) % 4 == 0
-                    and checksum == _row_checksum(model, key, blob)):
-                found[key] = np.frombuffer(blob, dtype=np.float32)
-            else:
-                bad.append(key)
-        if len({len(v) for v in found.values()}) > 1:
-            # Checksummed rows of one model all have its length; several lengths mean a damaged file.
-            self._discard_db(DamagedEntry("vectors of different lengths"))
-            return {}
-        if bad:
-            self._bad_vectors += len(bad)
-            self._forget("vectors2", bad, model)
-        return found
-
-    def _select(self, table: str, columns: str, keys: Sequence[str], model: str | None = None) -> list[tuple[Any, ...]]:
-        """The rows of ``table`` (of ``model``, for vectors) whose key is one of ``keys``."""
-        if self.root is None or not keys:
-            return []
-        db = self._conn()
-        if db is None:
-            return []
-        scope, params = ("model = ? AND ", [model]) if model is not None else ("", [])
-        rows: list[tuple[Any, ...]] = []
-        try:
-            for start in range(0, len(keys), 500):
-                chunk = list(keys[start:start + 500])
-                marks = ",".join("?" * len(chunk))
-                rows += db.execute(f"SELECT {columns} FROM {table} WHERE {scope}key IN ({marks})",
-                                   [*params, *chunk]).fetchall()
-        except sqlite3.OperationalError:
-            return []  # locked by another run, or a table a read-only cache does not have: a miss
-        except sqlite3.DatabaseError as exc:
-            self._discard_db(exc)
-            return []
-        return rows
-
-    def _forget(self, table: str, keys: Sequence[str], model: str | None = None) -> None:
-        """Delete damaged rows, where the cache can be written."""
-        db = self._db
-        if db is None or not self._writable:
-            return
-        scope, params = ("model = ? AND ", [model]) if model is not None else ("", [])
-        try:
-            with db:
-                db.executemany(f"DELETE FROM {table} WHERE {scope}key = ?",
-                               [(*params, k) for k in keys if isinstance(k, str)])
-        except sqlite3.DatabaseError as exc:
-            self._unwritable(exc)
-
-    def _insert(self, table: str, rows: list[tuple[Any, ...]]) -> None:
-        if self.root is None or not rows or not self._writable:
-            return
-        db = self._conn()
-        if db is None:
-            return
-        try:
-            with db:
-                db.executemany(f"INSERT OR REPLACE INTO {table} VALUES ({','.join('?' * len(rows[0]))})", rows)
-        except sqlite3.DatabaseError as exc:  # read-only, full disk, locked too long
-            self._unwritable(exc)
-
-    def save_vectors(self, model: str, vectors: dict[str, np.ndarray]) -> None:
-        rows = []
-        for key, vector in vectors.items():
-            blob = np.asarray(vector, dtype=np.float32).tobytes()
-            rows.append((model, key, blob, _row_checksum(model, key, blob)))
-        self._insert("vectors2", rows)

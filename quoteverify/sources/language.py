@@ -98,11 +98,11 @@ def document_languages(texts: Sequence[str], *, sample_chars: int, cache: Cache 
     samples = [_sample(text, sample_chars) for text in texts]
     store = cache if cache is not None and cache.enabled else None
     keys = [digest("language", _detector_name(), sample) for sample in samples] if store else []
-    known = store.load_languages(keys) if store else {}
+    known = store.database.load_languages(keys) if store else {}
     todo = [k for k in range(len(samples)) if not store or keys[k] not in known]
     told = dict(zip(todo, _detect_many([samples[k] for k in todo])))
     if store:
-        store.save_languages({keys[k]: code for k, code in told.items()})
+        store.database.save_languages({keys[k]: code for k, code in told.items()})
     return [told[k] if k in told else known[keys[k]] for k in range(len(samples))]
 
 
