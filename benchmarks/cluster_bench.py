@@ -183,14 +183,14 @@ def _worker_peak() -> tuple[int, float]:
 def _count_gathered() -> list[int]:
     """How many quotes the next cluster runs check against the documents they can match, gathered."""
     counted = [0]
-    gathered = cluster_module.check_gathered
+    gathered = cluster_module.check_in_rounds
 
     def counting(*args, **kwargs):
         found = gathered(*args, **kwargs)
         counted[0] += len(found.results)
         return found
 
-    cluster_module.check_gathered = counting
+    cluster_module.check_in_rounds = counting
     return counted
 
 

@@ -28,7 +28,7 @@ from ...sources.language import detect_quote_languages, with_languages
 from ...sources.turns import Turns, label_warnings
 from ..stages import QuoteLanguages, read_inputs
 from . import session
-from .gathering import check_gathered, documents_needed
+from .gathering import check_in_rounds, documents_needed
 from .session import ClusterGiven, open_session
 from .shards import ShardSet, exact_owners, split
 from .worker import Checking, ChunkChecked, WorkerState, run_task
@@ -154,7 +154,7 @@ def _on_shards(run: ClusterRun, shards: ShardSet) -> tuple[Found, WholeCorpusChe
         told = list(run.languages)
         detect_quote_languages(shards.documents, quote_list, told, sorted(need), config.language)
         settled = len(found.results)
-        gathered = check_gathered(shards, quote_list, QuoteLanguages(run.languages, told), need,
+        gathered = check_in_rounds(shards, quote_list, QuoteLanguages(run.languages, told), need,
                                   progress and (lambda done: progress(settled + done, len(quote_list))))
         found.results.update(gathered.results)
         found.warnings += gathered.warnings

@@ -135,7 +135,7 @@ class _Checked:
     documents: list[int]
 
 
-def check_gathered(shards: ShardSet, quote_list: Sequence[Quote], languages: QuoteLanguages,
+def check_in_rounds(shards: ShardSet, quote_list: Sequence[Quote], languages: QuoteLanguages,
                    need: dict[int, set[int]], progress: Callable[[int], None] | None) -> Gathered:
     """Check each quote of ``need`` on one worker against the documents it can match, round after round,
     until every shard confirms that none of its windows would have entered its retrievals. What is still
