@@ -28,14 +28,14 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from big_run import big_inputs  # noqa: E402  (this folder: the big corpus, built as big_run.py builds it)
+
 import quoteverify.pipeline.cluster.client as cluster_module  # noqa: E402
 from quoteverify.model.rows import jsonl_bytes  # noqa: E402
-from quoteverify.model.types import Document  # noqa: E402
 from quoteverify.pipeline.cluster.client import run_on_cluster  # noqa: E402
 from quoteverify.pipeline.cluster.session import connect, parse_cluster  # noqa: E402
 from quoteverify.pipeline.cluster.worker import WorkerState, run_task  # noqa: E402
@@ -124,26 +124,8 @@ def scale_part(set_dir: Path, workers: int, config: dict, tmp: Path) -> None:
         raise SystemExit("cluster results differ from the in-process run")
 
 
-def _big_inputs(set_dir: Path, target_chars: float, n_quotes: int) -> tuple[tuple[Document, ...], list]:
-    """The scale documents copied under new names to ``target_chars``, the scale quotes repeated to
-    ``n_quotes`` (new ids, claims spread over the copies)."""
-    docs = load_documents([set_dir / "docs"]).documents
-    chars = sum(len(d.text) for d in docs)
-    copies = max(1, -(-int(target_chars) // chars))
-    big = tuple(sorted((replace(d, doc_id=f"{d.doc_id}-copy{c}") for c in range(copies) for d in docs),
-                       key=lambda d: d.doc_id))
-    base = load_quotes(set_dir / "quotes.csv").quotes
-    quotes = []
-    for k in range(n_quotes):
-        q = base[k % len(base)]
-        copy = (k // len(base)) % copies
-        claimed = f"{q.claimed_document}-copy{copy}" if q.claimed_document else ""
-        quotes.append(replace(q, quote_id=f"{q.quote_id}-{k}", row=k + 2, claimed_document=claimed))
-    return big, quotes
-
-
 def big_part(set_dir: Path, workers: int, target_chars: float, n_quotes: int) -> None:
-    big, quotes = _big_inputs(set_dir, target_chars, n_quotes)
+    big, quotes = big_inputs(set_dir, target_chars, n_quotes)
     total = sum(len(d.text) for d in big)
     print(f"big corpus: {len(big)} documents, {total / 1e6:.1f}M characters, {len(quotes)} quotes")
     # The same check in process, in a process of its own: its time and peak memory are the baseline.
@@ -212,7 +194,7 @@ def _count_whole_corpus(peaks: dict | None = None) -> list[int]:
 
 
 def in_process(set_dir: Path, target_chars: float, n_quotes: int) -> None:
-    big, quotes = _big_inputs(set_dir, target_chars, n_quotes)
+    big, quotes = big_inputs(set_dir, target_chars, n_quotes)
     started = time.perf_counter()
     run(big, quotes, {"embed": {"enabled": False}})
     print(f"{time.perf_counter() - started:.2f} {_peak_mb():.0f}")

@@ -85,3 +85,26 @@ def test_the_backends_mostly_agree_window_for_window(folder: Path) -> None:
         quote = words[start:start + int(rng.integers(16, 41))]
         differ += int(np.argmax(fast.scores(quote))) != int(np.argmax(reference.scores(quote)))
     assert differ <= 4
+
+
+@pytest.mark.parametrize("folder", CORPORA, ids=[p.parent.name for p in CORPORA])
+def test_the_score_matrix_is_the_one_bm25s_builds_bit_for_bit(folder: Path) -> None:
+    """The index's score matrix, built with whole-array operations, is the one bm25s's own ``BM25.index``
+    builds window by window from the same word ids: the same float32 scores, the same layout, the same
+    vocabulary (with bm25s's empty token)."""
+    import bm25s
+
+    config = load_config()
+    ours_corpus, theirs_corpus = (Corpus(list(load_documents([folder]).documents)) for _ in range(2))
+    windows = make_windows(ours_corpus, size=config.window.size, overlap=config.window.overlap)
+    ours = Bm25Index(ours_corpus, windows, bm25=Bm25Settings("bm25s", config.index.k1, config.index.b))
+    ours.build()
+    theirs = bm25s.BM25(k1=config.index.k1, b=config.index.b)
+    theirs.index(([theirs_corpus.sources[w.doc].ids[w.start:w.end].tolist() for w in windows], theirs_corpus.vocab),
+                 show_progress=False)
+    for part in ("data", "indices", "indptr"):
+        mine, reference = ours._model.scores[part], theirs.scores[part]
+        assert (mine.dtype, mine.shape) == (reference.dtype, reference.shape)
+        assert mine.tobytes() == reference.tobytes(), part
+    assert ours._model.scores["num_docs"] == theirs.scores["num_docs"] == len(windows)
+    assert ours._model.vocab_dict == theirs.vocab_dict == ours_corpus.vocab

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import NO_EMBED, TINY_CORPUS
+from conftest import NO_EMBED, TINY_CORPUS, FakeEmbedder
 
 import quoteverify
 from quoteverify.model.rows import jsonl_bytes
@@ -142,3 +142,53 @@ def test_a_results_folder_that_cannot_be_written_only_costs_time(tmp_path: Path,
     second = _run(tmp_path)
     assert len(aligned) == 5 and second.warnings == []
     assert jsonl_bytes(second.results) == jsonl_bytes(first.results)
+
+
+class _Warming(FakeEmbedder):
+    """A fake model that counts the runs that began to load it in the background."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.warmed = 0
+
+    def warm(self) -> None:
+        self.warmed += 1
+
+
+def test_a_rerun_that_checks_nothing_again_does_not_load_the_model(tmp_path: Path) -> None:
+    """A run begins to load the model at its start, unless a run of the same inputs kept every result (then
+    no quote needs it); an edited quote, a lost entry or another setting loads it again."""
+    embedder = _Warming()
+
+    def run(quotes=QUOTES, config=None, cache: Path | None = tmp_path / "cache"):
+        return quoteverify.run(TINY_CORPUS, quotes, config, embedder=embedder, cache_dir=cache)
+
+    first = run()
+    assert embedder.warmed == 1
+    assert jsonl_bytes(run().results) == jsonl_bytes(first.results) and embedder.warmed == 1
+    edited = [dict(q) for q in QUOTES]
+    edited[2]["quote"] = "We lost 60 volunteers in the first month"
+    entries = set((tmp_path / "cache" / "results").rglob("*.json"))
+    run(edited)
+    assert embedder.warmed == 2
+    run(edited)
+    assert embedder.warmed == 2
+    (new_entry,) = set((tmp_path / "cache" / "results").rglob("*.json")) - entries  # the edited quote's
+    new_entry.unlink()
+    run(edited)
+    assert embedder.warmed == 3
+    run(edited, {"verdict": {"min_match_ratio": 0.61}})
+    assert embedder.warmed == 4
+    run(cache=None)
+    assert embedder.warmed == 5
+
+
+@pytest.mark.parametrize(("language", "warmed"), [("auto", 1), ("en", 1), ("de", 0)])
+def test_the_model_begins_to_load_only_when_a_language_it_was_trained_for_is_there(language: str, warmed: int
+                                                                                    ) -> None:
+    """The English model is not loaded in the background for documents and quotes all in German: no cosine
+    would be asked of it (the results are those of a run that loads it)."""
+    embedder = _Warming()
+    run = quoteverify.run(TINY_CORPUS, QUOTES, {"language": {"code": language}}, embedder=embedder)
+    assert embedder.warmed == warmed
+    assert len(run.results) == len(QUOTES)

@@ -228,6 +228,8 @@ def elision_notes(elided: tuple[Elision, ...]) -> list[str]:
                          f"label: {_show(gap.text.strip(), 60)}")
         elif gap.shown == "aside":
             notes.append(f"ellipsis leaves out an aside: {_show(gap.text.strip(), 60)}")
+        elif gap.shown == "address":
+            notes.append(f"ellipsis leaves out a form of address: {_show(gap.text.strip(), 60)}")
     return notes
 
 

@@ -36,6 +36,7 @@ from ..sources.numbers import phrases as number_phrases
 from ..sources.tokenize import FILLERS, TIMECODE, TOKEN, WORD
 from ..sources.turns import speaker_key
 from .omissions import (
+    addressed,
     aside,
     corrects,
     edge_shown,
@@ -683,6 +684,8 @@ def _elision(src: Source, contract: Contract, prev: Segment, seg: Segment, p_end
         return Elision(gap, hi - lo, 0, hidden=found, shown="disfluency")
     if aside(src, contract, lo, hi):
         return Elision(gap, hi - lo, 0, hidden=found, shown="aside")
+    if addressed(src, contract, lo, hi):
+        return Elision(gap, hi - lo, 0, hidden=found, shown="address")
     return Elision(gap, hi - lo, 0, hidden=found, left_out=_shown_words(src, lo, mask),
                    set_off=set_off(src, contract, lo, hi))
 

@@ -12,6 +12,9 @@ shows that what it leaves out holds no content the kept words depend on.
 - ``aside``: words ``set_off`` by parentheses, dashes, or commas with an aside
   opener (", which we discussed,"), holding no word of a contract class, no
   number and no name.
+- ``addressed``: a form of address set off by commas (", Mr. Chair,", ", Herr
+  Abgeordneter Jarolim,"): address words, determiners and names only, with no
+  name or address on either side (an item of a list of names is no address).
 - ``points_back``: a kept sentence after an ellipsis over whole sentences that
   opens by pointing back into them ("That ...", "It ...").
 - ``edge_shown``: the rest of a sentence an ellipsis at a quote's start or end
@@ -192,6 +195,32 @@ def aside(src: Source, contract: Contract, lo: int, hi: int) -> bool:
     if tuple(words) in contract.lexicon.phrases["aside"]:
         return True
     return not carried(contract, words) and not names_in(src, lo, hi)
+
+
+def addressed(src: Source, contract: Contract, lo: int, hi: int) -> bool:
+    """Source words [lo, hi) address the listener and say nothing themselves: set off by commas, opening with an
+    address word ("Mr.", "Herr", "señor") and holding only address words, determiners and names, at most
+    ``address_words`` of them. The words on either side must be no name or address word: ", Mr. Jones," between
+    "Mr. Smith" and "Dr. Brown" is an item of a list of names, which is content."""
+    lexicon = contract.lexicon
+    if lexicon is None or not 0 < hi - lo <= contract.address_words or lo == 0 or hi >= len(src.tokens.words):
+        return False
+    if gap_text(src, lo).strip()[-1:] != "," or gap_text(src, hi).strip()[:1] != ",":
+        return False
+    words = src.tokens.words
+    named = set(names_in(src, lo - 1, hi + 1))
+    text = src.document.text
+
+    def name(k: int) -> bool:
+        a, b = src.span(k, k + 1)
+        return text[a:b] in named
+
+    def address(k: int) -> bool:
+        return (words[k],) in lexicon.phrases["address"]
+
+    if not address(lo) or any(address(k) or name(k) for k in (lo - 1, hi)):
+        return False
+    return all(address(k) or name(k) or words[k] in lexicon.determiners for k in range(lo, hi))
 
 
 def points_back(contract: Contract, words: Sequence[str]) -> str:

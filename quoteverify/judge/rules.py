@@ -32,11 +32,13 @@ class Contract:
     function_word_zipf: float = 6.0  # a word this frequent names nothing a bracket must find before it
     turning_reach_words: int = 12    # how far into the rest of a cut sentence a turning word is looked for
     false_start_words: int = 6       # the longest phrase left out as a false start
+    address_words: int = 6           # the longest form of address an ellipsis may leave out
 
     @classmethod
     def of(cls, language: str, verdict) -> Contract:
         return cls(language, lexicon_for(language), verdict.word_min_zipf, verdict.bracket_context_words,
-                   verdict.function_word_zipf, verdict.turning_reach_words, verdict.false_start_words)
+                   verdict.function_word_zipf, verdict.turning_reach_words, verdict.false_start_words,
+                   verdict.address_words)
 
     def is_negation(self, word: str) -> bool:
         return self.lexicon is not None and self.lexicon.is_negation(word)

@@ -91,6 +91,7 @@ class VerdictConfig:
     excerpt_min_words: int = field(metadata=between(1, _MANY))
     turning_reach_words: int = field(metadata=between(0, _MANY))
     false_start_words: int = field(metadata=between(1, _MANY))
+    address_words: int = field(metadata=between(1, _MANY))
 
 
 @dataclass(frozen=True)

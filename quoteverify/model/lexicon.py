@@ -28,7 +28,7 @@ _FILE_KEYS = {"negation": "negations", "quantifier": "quantifiers", "limiter": "
               "condition": "conditions", "reporting": "reporting", "contrast": "contrasts",
               "correction": "corrections", "filler": "filler_phrases", "anaphor": "anaphors",
               "aside": "aside_openers", "connective": "connectives", "frame": "frames",
-              "coordinator": "coordinators"}
+              "coordinator": "coordinators", "address": "addresses"}
 APOSTROPHES = "'’ʼ`´"
 
 # The ISO 639-1 codes of the languages the detector (lingua) can name, as data: the config checks its language

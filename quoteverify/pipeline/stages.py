@@ -16,7 +16,7 @@ from ..model.config import Config, ConfigGiven, VerdictConfig, as_config
 from ..model.types import Alignment, Comparison, Document, Progress, Quote, QuoteResult, Run
 from ..plumbing.archive import ArchiveLimits
 from ..plumbing.cache import Cache
-from ..plumbing.resultcache import ResultCache
+from ..plumbing.resultcache import ResultCache, run_key
 from ..search.align import Aligner
 from ..search.index import Bm25Index, Bm25Settings
 from ..search.window import make_windows
@@ -239,7 +239,7 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
                for k, quote in enumerate(quote_list)]
     _say_unjudged(results, unjudged)
     if cached is not None:
-        cached.save({keys[k]: results[k] for k in keys if k not in reused})
+        cached.save({keys[k]: results[k] for k in keys if k not in reused}, run=keys.values())
     lap("classify")
     return results
 
@@ -264,16 +264,20 @@ def run(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = No
 
     inputs = read_inputs(documents, quotes, config)
     warnings = list(inputs.warnings)
-    lap("load")
     cache = Cache(cache_dir)
+    embed = embedder_for(config, embedder, cache)
+    kept = ResultCache(cache_dir, warnings=warnings, run=run_key(inputs.quotes, inputs.documents.documents, config,
+                                                                 embed) if cache_dir is not None else "")
+    lap("load")
     documents_with_languages, quote_list, own_languages = with_languages(inputs.documents.documents, inputs.quotes,
                                                                           config.language, cache=cache)
     loaded = replace(inputs.documents, documents=documents_with_languages)
+    if embed is not None and _model_may_judge(loaded.documents, own_languages, config) and not kept.all_kept():
+        embed.warm()  # beside normalizing, indexing and aligning; a re-run that checks nothing again needs no model
     lap("language")
     prepared = prepare(loaded.documents, config, cache=cache, lap=lap)
-    embed = embedder_for(config, embedder, cache)
     results = check_quotes(prepared, quote_list, config, embed, languages=QuoteLanguages(own_languages),
-                           cached=ResultCache(cache_dir, warnings=warnings), watch=Watch(progress, lap))
+                           cached=kept, watch=Watch(progress, lap))
     timings["index"] = prepared.index_seconds
     timings["align"] -= timings["index"]
     warnings += cache.warnings
@@ -281,6 +285,13 @@ def run(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = No
     warnings += label_warnings(loaded.documents, results, lambda d: corpus.sources[corpus.by_id[d.doc_id]].turns)
     return Run(results, loaded.documents, config, embed.name if embed else None, timings, warnings,
                prepared.windows, inputs.quotes_sha256, tuple(quote_list))
+
+
+def _model_may_judge(documents: Sequence[Document], own_languages: Sequence[str], config: Config) -> bool:
+    """Whether the model is likely to judge a quote: a document or a quote is in a language it was trained
+    for. Only whether it begins to load in the background depends on this: a quote told to be in such a
+    language among documents in others loads it when its cosine is needed."""
+    return any(cosine_applies(language, config) for language in {d.language for d in documents} | set(own_languages))
 
 
 def verify(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = None, *,

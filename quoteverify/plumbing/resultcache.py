@@ -16,7 +16,10 @@ what only spreads the work), the embedding model, and a hash of the package's
 own files (a result computed by other code is another result).
 
 Each entry is one file under ``<cache>/results/``: a sha256 of its key and
-payload, then the payload (the result as JSON). An entry whose checksum, JSON or fields
+payload, then the payload (the result as JSON). ``results/runs/`` lists, per run
+(its quote table, documents, configuration, model and code), the entries it
+kept: a run of the same inputs whose entries are all there needs no embedding
+model, which it then does not begin to load. An entry whose checksum, JSON or fields
 do not match is deleted and the quote checked again, with one warning per run;
 a damaged cache costs time, never a wrong result.
 """
@@ -55,11 +58,14 @@ def code_fingerprint() -> str:
 class ResultCache:
     """Per-quote results under ``root/results``; every method is a no-op miss when ``root`` is None."""
 
-    def __init__(self, root: str | Path | None, *, warnings: list[str] | None = None, documents: str = ""):
+    def __init__(self, root: str | Path | None, *, warnings: list[str] | None = None, documents: str = "",
+                 run: str = ""):
         """``documents``: ``documents_key`` of the whole corpus, when the corpus a quote is checked
-        against is only the part of it the quote can match (quoteverify.pipeline.cluster.shards)."""
+        against is only the part of it the quote can match (quoteverify.pipeline.cluster); ``run``: the ``run_key`` of
+        the run whose results these are, which remembers them (``all_kept``)."""
         self.dir = Path(root) / "results" if root is not None else None
         self.documents = documents
+        self.run = run
         self.warnings = warnings if warnings is not None else []
         self.hits = 0
         self.damaged = 0
@@ -82,14 +88,33 @@ class ResultCache:
             if id(corpus) not in self._corpus_keys:
                 self._corpus_keys[id(corpus)] = documents_key(s.document for s in corpus.sources)
             documents = self._corpus_keys[id(corpus)]
-        settings = config.as_dict()
-        # How the work is spread changes no result: a local run and a cluster run share entries.
-        settings.pop("cluster", None)
-        settings["align"] = {k: v for k, v in settings["align"].items() if k != "workers"}
-        settings = json.dumps(settings, sort_keys=True, default=str)
         claimed_known = quote.claimed_document in corpus.by_id
         return digest("result", RESULT_VERSION, code_fingerprint(), repr(quote), repr(language), claimed_known,
-                      settings, embed.name if embed is not None else "", documents)
+                      _settings(config), embed.name if embed is not None else "", documents)
+
+    def _run_path(self) -> Path:
+        assert self.dir is not None
+        return self.dir / "runs" / f"{self.run}.txt"
+
+    def all_kept(self) -> bool:
+        """Whether a run of the same inputs (``run``) kept the result of every quote, and they are all still
+        here: then this run checks none again. A wrong answer costs time, never a result."""
+        if self.dir is None or not self.run:
+            return False
+        try:
+            keys = self._run_path().read_text(encoding="ascii").split()
+        except (OSError, ValueError):
+            return False
+        return all(self._path(key).is_file() for key in keys)
+
+    def _keep_run(self, keys: Iterable[str]) -> None:
+        """Remember that this run kept the results under ``keys`` (see ``all_kept``)."""
+        if self.dir is None or not self.run:
+            return
+        with contextlib.suppress(OSError):
+            path = self._run_path()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _write_atomically(path, "\n".join(sorted(keys)).encode("ascii"))
 
     def _path(self, key: str) -> Path:
         assert self.dir is not None
@@ -121,26 +146,50 @@ class ResultCache:
                                  f"in {self.dir} discarded; those quotes were checked again")
         return found
 
-    def save(self, results: Mapping[str, QuoteResult]) -> None:
-        """Keep results by key; a cache that cannot be written is skipped (it only saves time)."""
+    def save(self, results: Mapping[str, QuoteResult], *, run: Iterable[str] = ()) -> None:
+        """Keep results by key; a cache that cannot be written is skipped (it only saves time). ``run``: the
+        keys of all the run's results, kept before or now, remembered once these are written (``all_kept``)."""
         if self.dir is None:
             return
         for key, result in results.items():
             path = self._path(key)
             payload = json.dumps(result.to_dict(), ensure_ascii=False, sort_keys=True).encode("utf-8",
                                                                                              "surrogatepass")
-            data = _checksum(key, payload) + b"\n" + payload
-            tmp = None
             try:
                 path.parent.mkdir(parents=True, exist_ok=True)
-                fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-                with os.fdopen(fd, "wb") as handle:
-                    handle.write(data)
-                os.replace(tmp, path)
+                _write_atomically(path, _checksum(key, payload) + b"\n" + payload)
             except OSError:
-                if tmp is not None:
-                    Path(tmp).unlink(missing_ok=True)
                 return
+        self._keep_run(run)
+
+
+def run_key(quotes: Iterable[Quote], documents: Iterable[Any], config: Any, embed: Any) -> str:
+    """A run's inputs as its results see them: every quote row, every document, the configuration, the model
+    and the code (``ResultCache.all_kept``)."""
+    return digest("run", RESULT_VERSION, code_fingerprint(), _settings(config), embed.name if embed else "",
+                  documents_key(documents), *(repr(q) for q in quotes))
+
+
+def _settings(config: Any) -> str:
+    """The configuration as a result depends on it."""
+    settings = config.as_dict()
+    # How the work is spread changes no result: a local run and a cluster run share entries.
+    settings.pop("cluster", None)
+    settings["align"] = {k: v for k, v in settings["align"].items() if k != "workers"}
+    return json.dumps(settings, sort_keys=True, default=str)
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """``data`` written to a temporary file beside ``path`` and renamed over it: a reader sees the whole file
+    or none."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def documents_key(documents: Iterable[Any]) -> str:

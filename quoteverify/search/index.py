@@ -14,6 +14,10 @@ from ..model.types import Candidate, Window
 from ..plumbing.cache import Cache, digest
 from ..sources.corpus import Corpus
 
+# The scores of this many of the last queries are kept: aligning one quote asks for the same words again (the
+# retry reading near words as equal, the claimed document alone), each time a pass over every window.
+RECENT_QUERIES = 4
+
 
 @dataclass(frozen=True)
 class Bm25Stats:
@@ -57,6 +61,48 @@ class Bm25Settings:
         return cls(index.backend, index.k1, index.b)
 
 
+def _window_words(corpus: Corpus, win_doc: np.ndarray, win_start: np.ndarray, win_end: np.ndarray
+                  ) -> tuple[np.ndarray, np.ndarray]:
+    """The word ids of every window, one after the other, and the window of each."""
+    lengths = win_end - win_start
+    first = corpus.doc_starts[win_doc] + win_start  # corpus-wide position of each window's first word
+    shift = np.repeat(first - (np.cumsum(lengths) - lengths), lengths)
+    kind = np.int32 if len(lengths) < 2**31 else np.int64
+    return corpus.all_ids[shift + np.arange(len(shift))], np.repeat(np.arange(len(lengths), dtype=kind), lengths)
+
+
+def _pairs(words: np.ndarray, window: np.ndarray, n_windows: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Each word in each window once, ordered by word and then window, as a column-major (CSC) matrix lists
+    its entries: (the word, the window, how often the word occurs there)."""
+    keys, counts = np.unique(words.astype(np.int64) * n_windows + window, return_counts=True)
+    return (keys // n_windows).astype(np.int64), (keys % n_windows).astype(np.int32), counts
+
+
+def _score_matrix(pairs: tuple[np.ndarray, np.ndarray, np.ndarray], lengths: np.ndarray, n_vocab: int,
+                  idf: np.ndarray, tfc: Callable[[np.ndarray, int], np.ndarray]) -> dict[str, Any]:
+    """bm25s's eager score matrix (``BM25.build_index_from_ids``: windows as rows, words as columns, CSC) with
+    whole-array operations where bm25s loops over the windows: the same arrays, bit for bit. Its score of a
+    word in a window is ``idf[word] * tfc(word's count there, window's length)``, the term part computed with
+    the length as a Python int, as bm25s does window by window (numpy's promotion rules for a scalar and an
+    array differ between versions): once per distinct window length (the last window of a document is
+    shorter than the others)."""
+    words, window, counts = pairs
+    tf = counts.astype(np.float32)
+    entry_length = lengths[window]
+    data = np.empty(len(words), dtype=np.float32)
+    common = int(np.bincount(lengths).argmax()) if len(lengths) else 0
+    rest = np.flatnonzero(entry_length != common)
+    main = np.ones(len(words), dtype=bool)
+    main[rest] = False
+    data[main] = idf[words[main]] * tfc(tf[main], common)
+    for length in np.unique(entry_length[rest]).tolist():
+        at = rest[entry_length[rest] == length]
+        data[at] = idf[words[at]] * tfc(tf[at], int(length))
+    indptr = np.zeros(n_vocab + 1, dtype=np.int64)
+    np.cumsum(np.bincount(words, minlength=n_vocab), out=indptr[1:])
+    return {"data": data, "indices": window, "indptr": indptr, "num_docs": len(lengths)}
+
+
 class Bm25Index:
     """A BM25 index whose 'documents' are the corpus windows."""
 
@@ -78,6 +124,7 @@ class Bm25Index:
         # Told every retrieval (quoteverify.pipeline.cluster.shards checks that a larger corpus would retrieve
         # the same).
         self.listener: Callable[[list[str] | tuple[str, ...], np.ndarray, int | None], None] | None = None
+        self._recent: dict[tuple[str, ...], np.ndarray] = {}
         if stats is not None:
             self.use_stats(stats)
         self._model = None
@@ -92,6 +139,7 @@ class Bm25Index:
     def _build(self):
         """Index on first use: a run whose quotes are all verbatim never pays for it."""
         started = time.perf_counter()
+        self._recent.clear()
         corpus, windows, k1, b = self.corpus, self.windows, self.k1, self.b
         if self.backend == "bm25s":
             # Only the configured BM25 backend is imported.
@@ -105,12 +153,7 @@ class Bm25Index:
                     self.cache.index_damaged(self.key, exc)
                     self._model = None
             if self._model is None:
-                ids = [corpus.sources[w.doc].ids[w.start:w.end].tolist() for w in windows]
-                if self.stats is not None:
-                    self._model = self._with_stats(bm25s, ids, self.stats)
-                else:
-                    self._model = bm25s.BM25(k1=k1, b=b)
-                    self._model.index((ids, corpus.vocab), show_progress=False)
+                self._model = self._bm25s_model(bm25s, self.stats)
                 model = self._model
                 self.cache.store_dir(self.key, lambda path: model.save(path, show_progress=False))
         else:
@@ -127,12 +170,14 @@ class Bm25Index:
         if self.backend != "bm25s":
             raise ValueError("corpus-wide BM25 stats need the bm25s backend")
         self.stats, self._model = stats, None
+        self._recent.clear()
         self.key = digest(self._plain_key, stats.key)
 
     def score_with(self, model: Any) -> None:
         """Score with ``model`` (its ``get_scores(words)`` one score per window of this index), one that
         holds the scores already, instead of building an index of its own."""
         self._model = model
+        self._recent.clear()
 
     def entries(self, vocab: Mapping[str, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """This bm25s index's scores as entries, by word: (the word's id in ``vocab``, which must hold
@@ -157,29 +202,31 @@ class Bm25Index:
         return Bm25Stats({word: int(n) for word, n in zip(self.corpus.vocab, freqs.tolist()) if n},
                          len(self.windows), lengths)
 
-    def _with_stats(self, bm25s: Any, ids: list[list[int]], stats: Bm25Stats) -> Any:
-        """A bm25s model of these windows weighted with ``stats``: the steps of bm25s's own indexing
-        (``BM25.build_index_from_ids``) with the larger corpus's window frequencies, window count and mean
-        window length."""
+    def _bm25s_model(self, bm25s: Any, stats: Bm25Stats | None) -> Any:
+        """A bm25s model of the windows, as ``BM25.index`` builds it from their word ids (``stats``: weighted
+        with a larger corpus's window frequencies, window count and mean window length instead of these
+        windows' own), its score matrix made by ``_score_matrix``."""
         # Only the configured BM25 backend is imported (this is a bm25s model).
         from bm25s import scoring
 
         model = bm25s.BM25(k1=self.k1, b=self.b)
-        vocab = dict(self.corpus.vocab)
-        own = scoring._calculate_doc_freqs(ids, list(vocab.values()), show_progress=False)
-        idf = scoring._build_idf_array({i: stats.doc_freqs.get(w, 0) for w, i in vocab.items()},
-                                       n_docs=stats.windows,
-                                       compute_idf_fn=scoring._select_idf_scorer(model.idf_method),
-                                       dtype=model.dtype)
-        # bm25s takes the mean of the window lengths as a numpy float64: the same value, the same type.
-        mean = np.float64(stats.words) / np.float64(stats.windows)
-        flat, rows, cols = scoring._build_scores_and_indices_for_matrix(
-            corpus_token_ids=ids, idf_array=idf, avg_doc_len=mean, doc_frequencies=own, k1=self.k1, b=self.b,
-            delta=model.delta, nonoccurrence_array=None, method=model.method, dtype=model.dtype,
-            int_dtype=model.int_dtype, show_progress=False)
-        data, indices, indptr = model._np_csc(data=flat, rows=rows, cols=cols, shape=(len(ids), len(vocab)))
-        model.scores = {"data": data.astype(model.dtype), "indices": indices, "indptr": indptr,
-                        "num_docs": len(ids)}
+        vocab = self.corpus.vocab if stats is None else dict(self.corpus.vocab)
+        pairs = _pairs(*_window_words(self.corpus, self.win_doc, self.win_start, self.win_end), len(self.windows))
+        lengths = self.win_end - self.win_start
+        if stats is None:
+            freqs = dict(enumerate(np.bincount(pairs[0], minlength=len(vocab)).tolist()))
+            n_windows, mean = len(self.windows), lengths.mean()
+        else:
+            freqs = {i: stats.doc_freqs.get(w, 0) for w, i in vocab.items()}
+            # bm25s takes the mean of the window lengths as a numpy float64: the same value, the same type.
+            n_windows, mean = stats.windows, np.float64(stats.words) / np.float64(stats.windows)
+        idf = scoring._build_idf_array(freqs, n_docs=n_windows, compute_idf_fn=scoring._select_idf_scorer(
+            model.idf_method), dtype=model.dtype)
+        tfc = scoring._select_tfc_scorer(model.method)
+        model.scores = _score_matrix(pairs, lengths, len(vocab), idf, lambda tf, length: tfc(
+            tf_array=tf, l_d=length, l_avg=mean, k1=self.k1, b=self.b, delta=model.delta))
+        if stats is None and "" not in vocab:  # BM25.index adds its empty token to the vocabulary it is given
+            vocab[""] = max(vocab.values(), default=-1) + 1
         model.vocab_dict = vocab
         model.unique_token_ids_set = set(vocab.values())
         model.nonoccurrence_array = None
@@ -189,14 +236,21 @@ class Bm25Index:
         return len(self.win_doc)
 
     def scores(self, words: list[str] | tuple[str, ...]) -> np.ndarray:
-        """BM25 score of every window for a query of words."""
-        query = [w for w in words if w in self.corpus.vocab]
+        """BM25 score of every window for a query of words (read-only: it may be kept for the next query)."""
+        query = tuple(w for w in words if w in self.corpus.vocab)
         if not query:
             return np.zeros(len(self), dtype=np.float32)
         if self._model is None:
             self._build()
-        model: Any = self._model
-        return np.asarray(model.get_scores(query), dtype=np.float32)
+        kept = self._recent.get(query)
+        if kept is None:
+            model: Any = self._model
+            kept = np.asarray(model.get_scores(list(query)), dtype=np.float32)
+            kept.flags.writeable = False
+            self._recent[query] = kept
+            if len(self._recent) > RECENT_QUERIES:
+                del self._recent[next(iter(self._recent))]
+        return kept
 
     def retrieve(self, words: list[str] | tuple[str, ...], *, top_k: int, span_words: int,
                  prefer_doc: int | None = None, only_doc: int | None = None) -> Retrieval:
