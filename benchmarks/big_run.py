@@ -25,7 +25,8 @@ from pathlib import Path
 
 def big_inputs(set_dir: Path, target_chars: float, n_quotes: int) -> tuple[tuple, list]:
     """The scale documents copied to ``target_chars``, the scale quotes repeated to ``n_quotes``."""
-    from quoteverify.load import load_documents, load_quotes
+    from quoteverify.sources.documents import load_documents
+    from quoteverify.sources.quotes import load_quotes
 
     docs = load_documents([set_dir / "docs"]).documents
     chars = sum(len(d.text) for d in docs)
@@ -45,7 +46,7 @@ def big_inputs(set_dir: Path, target_chars: float, n_quotes: int) -> tuple[tuple
 def one(set_dir: Path, chars: float, n_quotes: int, out: Path) -> None:
     """The measured run, in this (fresh) process: the installation this Python imports."""
     import quoteverify
-    from quoteverify.rows import jsonl_bytes
+    from quoteverify.model.rows import jsonl_bytes
 
     big, quotes = big_inputs(set_dir, chars, n_quotes)
     started = time.perf_counter()

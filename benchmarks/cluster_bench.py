@@ -34,11 +34,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from big_run import big_inputs  # noqa: E402  (this folder: the big corpus, built as big_run.py builds it)
 
-import quoteverify.cluster as cluster_module  # noqa: E402
-from quoteverify.cluster import connect, parse_cluster, run_on_cluster  # noqa: E402
-from quoteverify.load import load_documents, load_quotes  # noqa: E402
-from quoteverify.pipeline import run  # noqa: E402
-from quoteverify.rows import jsonl_bytes  # noqa: E402
+import quoteverify.pipeline.cluster.client as cluster_module  # noqa: E402
+from quoteverify.model.rows import jsonl_bytes  # noqa: E402
+from quoteverify.pipeline.cluster.client import run_on_cluster  # noqa: E402
+from quoteverify.pipeline.cluster.session import connect, parse_cluster  # noqa: E402
+from quoteverify.pipeline.cluster.worker import WorkerState, run_task  # noqa: E402
+from quoteverify.pipeline.stages import run  # noqa: E402
+from quoteverify.sources.documents import load_documents  # noqa: E402
+from quoteverify.sources.quotes import load_quotes  # noqa: E402
 
 EDITED = 10
 
@@ -94,7 +97,7 @@ def scale_part(set_dir: Path, workers: int, config: dict, tmp: Path) -> None:
         for label, sharded in (("sharded, cold workers", True), ("sharded, warm workers", True),
                                ("whole corpus per worker, warm", False)):
             started = time.perf_counter()
-            again = run_on_cluster(docs, quotes_csv, config, cluster=client, sharded=sharded)
+            again = run_on_cluster(docs, quotes_csv, {**config, "cluster": {"sharded": sharded}}, cluster=client)
             seconds = time.perf_counter() - started
             same = same and jsonl_bytes(again.results) == jsonl_bytes(local.results)
             print(f"  cluster running, {label:30s} {seconds:7.2f} s   ratio {seconds / t_local:.2f}x")
@@ -135,23 +138,23 @@ def big_part(set_dir: Path, workers: int, target_chars: float, n_quotes: int) ->
     sharded_peaks: dict = {}
     settled = _count_whole_corpus(sharded_peaks)
     gathered = _count_gathered()
-    held: list[dict[str, int]] = []
     started = time.perf_counter()
     with connect(parse_cluster(f"local:{workers}")) as client:
-        result = run_on_cluster(big, quotes, {"embed": {"enabled": False}}, cluster=client, held_by=held)
+        result = run_on_cluster(big, quotes, {"embed": {"enabled": False}}, cluster=client)
         peaks = client.run(_worker_peak)
-        guests = dict(client.run(_guest_chars).values())
+        held = list(client.run(run_task, WorkerState.holding).values())
     seconds = time.perf_counter() - started
     print(f"  LocalCluster, {workers} workers: {seconds:.1f} s (ratio {seconds / t_alone:.2f}x), "
           f"{len(result.results) / seconds:.0f} quotes/s; {len(quotes) - settled[0] - gathered[0]} quotes settled "
           f"word for word on their shards, {gathered[0]} checked against the documents they can match, gathered, "
           f"{settled[0]} against the whole corpus")
-    shard_of = {h["pid"]: h for h in held}
+    shard_of = {h.pid: h for h in held}
     for pid, mb in sorted(peaks.values()):
-        shard = shard_of.get(pid, {"documents": 0, "chars": 0})
-        print(f"  worker {pid}: its shard {shard['documents']} documents, {shard['chars'] / 1e6:.1f}M characters; "
-              f"other shards' documents kept at the end {guests.get(pid, 0) / 1e6:.1f}M characters; peak {mb:.0f} MB "
-              f"({mb / ((shard['chars'] + guests.get(pid, 0)) / 1e6):.1f} MB per million characters held)")
+        shard = shard_of.get(pid)
+        documents, chars, guests = (shard.documents, shard.chars, shard.guest_chars) if shard else (0, 0, 0)
+        print(f"  worker {pid}: its shard {documents} documents, {chars / 1e6:.1f}M characters; "
+              f"other shards' documents kept at the end {guests / 1e6:.1f}M characters; peak {mb:.0f} MB "
+              f"({mb / ((chars + guests) / 1e6):.1f} MB per million characters held)")
     print(f"  client process: peak {_peak_mb():.0f} MB (it reads every document, as the in-process run does)")
 
 
@@ -159,23 +162,17 @@ def _worker_peak() -> tuple[int, float]:
     return os.getpid(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _guest_chars() -> tuple[int, int]:
-    from quoteverify import sharded
-
-    return os.getpid(), sum(n for n, _ in sharded._guests.values())
-
-
 def _count_gathered() -> list[int]:
     """How many quotes the next cluster runs check against the documents they can match, gathered."""
     counted = [0]
-    gathered = cluster_module._gathered
+    gathered = cluster_module.check_in_rounds
 
     def counting(*args, **kwargs):
-        results, warnings = gathered(*args, **kwargs)
-        counted[0] += len(results)
-        return results, warnings
+        found = gathered(*args, **kwargs)
+        counted[0] += len(found.results)
+        return found
 
-    cluster_module._gathered = counting
+    cluster_module.check_in_rounds = counting
     return counted
 
 
@@ -183,16 +180,16 @@ def _count_whole_corpus(peaks: dict | None = None) -> list[int]:
     """How many quotes the next cluster runs check against the whole corpus (not on a shard alone);
     ``peaks``: filled with each worker's peak memory before that (while it held only its shard)."""
     counted = [0, time.perf_counter()]  # quotes, and when the last run began checking them
-    whole = cluster_module._whole_corpus
+    whole = cluster_module.start_whole_corpus_checks
 
-    def counting(client, documents, quote_list, quotes, *args, **kwargs):
+    def counting(run, quotes, **options):
         counted[0] += len(quotes)
         counted[1] = time.perf_counter()
         if peaks is not None:
-            peaks.update(client.run(_worker_peak))
-        return whole(client, documents, quote_list, quotes, *args, **kwargs)
+            peaks.update(run.client.run(_worker_peak))
+        return whole(run, quotes, **options)
 
-    cluster_module._whole_corpus = counting
+    cluster_module.start_whole_corpus_checks = counting
     return counted
 
 

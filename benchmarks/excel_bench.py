@@ -26,7 +26,7 @@ from pathlib import Path
 
 from quoteverify import QuoteResult, run
 from quoteverify.export.excel import write_workbook
-from quoteverify.rows import jsonl_bytes
+from quoteverify.model.rows import jsonl_bytes
 
 DEFAULT_SET = Path("/work/shared/bench/scale")
 

@@ -6,7 +6,7 @@
 The set needs ``docs/*.txt`` named ``<code>_...`` and a ``cases.jsonl`` with
 ``quote_id``, ``quote``, ``document`` and ``language``. Prints: documents named
 right; quotes named right by the detector alone and by the rule the pipeline
-uses (quoteverify.language.with_languages: a quote of at least
+uses (quoteverify.sources.language.with_languages: a quote of at least
 language.min_quote_words words the detector is language.min_confidence sure of
 keeps its own language, else its claimed document's); the seconds that rule
 takes for the whole set, models loaded on first use included, against reading
@@ -32,9 +32,9 @@ def main() -> None:
     parser.add_argument("--high", action="store_true", help="lingua's high-accuracy mode instead of low")
     args = parser.parse_args()
 
-    from quoteverify import language
-    from quoteverify.config import load_config
-    from quoteverify.types import Document, Quote
+    from quoteverify.model.config import load_config
+    from quoteverify.model.types import Document, Quote
+    from quoteverify.sources import language
 
     settings = load_config().language
     start = time.perf_counter()

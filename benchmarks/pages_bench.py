@@ -1,4 +1,4 @@
-"""What reading pages (quoteverify.pages) adds to preparing documents, against normalizing them.
+"""What reading pages (quoteverify.sources.pages) adds to preparing documents, against normalizing them.
 
     python benchmarks/pages_bench.py ../shared/bench/scale/docs [../shared/bench/paged/docs ...]
 
@@ -15,12 +15,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from quoteverify.corpus import normalize_pages  # noqa: E402
-from quoteverify.load import load_documents  # noqa: E402
-from quoteverify.normalize import normalize  # noqa: E402
-from quoteverify.pages import page_structure  # noqa: E402
-from quoteverify.tokenize import word_tokens  # noqa: E402
-from quoteverify.types import Document  # noqa: E402
+from quoteverify.model.types import Document  # noqa: E402
+from quoteverify.sources.corpus import normalize_pages  # noqa: E402
+from quoteverify.sources.documents import load_documents  # noqa: E402
+from quoteverify.sources.normalize import normalize  # noqa: E402
+from quoteverify.sources.pages import page_structure  # noqa: E402
+from quoteverify.sources.tokenize import word_tokens  # noqa: E402
 
 
 def timed(work) -> float:

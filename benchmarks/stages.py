@@ -20,8 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from quoteverify.export import write_results  # noqa: E402
-from quoteverify.load import load_documents, load_quotes  # noqa: E402
-from quoteverify.pipeline import run  # noqa: E402
+from quoteverify.pipeline.stages import run  # noqa: E402
+from quoteverify.sources.documents import load_documents  # noqa: E402
+from quoteverify.sources.quotes import load_quotes  # noqa: E402
 
 
 def substring_scan(docs_dir: Path, quotes_csv: Path) -> tuple[float, int]:

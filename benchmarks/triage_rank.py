@@ -5,7 +5,7 @@
 SET_DIR holds the truth: ``cases.jsonl`` (the adversarial-style sets: ``expect`` is ``verified`` for a
 genuine quote, anything else for a change) or ``truth.jsonl`` (dev: ``verified`` and ``located`` are
 genuine; ``review``, ``unverified`` and ``not-verified`` are changes). The order is the workbook's
-(``quoteverify.types.triage_key``: unverified, then review by severity, then confidence). The figure is
+(``quoteverify.model.types.triage_key``: unverified, then review by severity, then confidence). The figure is
 the share of (change, genuine) pairs of review rows in which the change comes first (a tie counts half):
 0.5 is a random pile, 1.0 a pile where every change stands above every genuine quote. It also prints the
 review rows by severity, and with ``--show`` the genuine quotes ranked highest.
@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from quoteverify.rows import results_from_jsonl  # noqa: E402
-from quoteverify.types import triage_key  # noqa: E402
+from quoteverify.model.rows import results_from_jsonl  # noqa: E402
+from quoteverify.model.types import triage_key  # noqa: E402
 
 GENUINE = {"verified", "located"}
 

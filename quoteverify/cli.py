@@ -7,10 +7,10 @@ from typing import Any
 import click
 
 from . import commands
+from .app.store import RECHECK_BELOW
 from .commands import FAIL_ON, Outcome
-from .store import RECHECK_BELOW
+from .model.version import __version__
 from .terminal import Group, command_line, console
-from .version import __version__
 
 STORE_HELP = ("The audit store: a SQLite file or a database URL such as postgresql://user@host/db "
               "(default: $XDG_DATA_HOME/quoteverify/runs.sqlite or ~/.local/share/quoteverify/runs.sqlite).")

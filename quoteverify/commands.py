@@ -15,27 +15,10 @@ from datetime import datetime, timezone
 from functools import partial
 from pathlib import Path
 
-from . import application, load, pipeline
-from .archive import ArchiveLimits
-from .cache import default_dir as default_cache_dir
-from .cluster import parse_cluster, run_on_cluster
-from .config import Config, load_config
-from .decisions import Review
-from .errors import InputError
-from .export import write_results
-from .export.appendix import APPENDIX_FORMATS, read_results, render_appendix, write_appendix
-from .export.escalation import ESCALATION_FORMATS, write_escalation
-from .export.findings import CARDS_FORMATS, FINDINGS_FORMATS, REPORT_FORMATS, write_cards, write_findings, write_report
-from .export.page import PAGE_FORMATS, load_results, write_page
-from .export.tables import FORMATS
-from .extract import QUOTE_TABLE_FORMATS, extract_quotes, quotes_csv_bytes, write_quotes
-from .findings import claim_cards, summarize_findings
-from .guard import Guard
-from .language import known_codes
-from .lexicon import AUTO
-from .load import LoadedQuotes
-from .manifest import Manifest, read_manifest, results_sha256
-from .review import (
+from .app import repeat
+from .app.decision_files import Review
+from .app.extract import QUOTE_TABLE_FORMATS, extract_quotes, quotes_csv_bytes, write_quotes
+from .app.review import (
     REVIEW_FORMATS,
     Held,
     carry_decisions,
@@ -45,12 +28,31 @@ from .review import (
     review_bytes,
     write_review,
 )
-from .rows import jsonl_bytes
-from .store import RECHECK_BELOW, Store, open_store, store_file
-from .transaction import OutputTransaction, output_transaction
-from .types import Progress, QuoteResult, Run, count_by_severity, count_by_status
-from .version import __version__
-from .wording import plural
+from .app.store import RECHECK_BELOW, Store, open_store, store_file
+from .app.support import claim_cards, summarize_findings
+from .export import write_results
+from .export.appendix import APPENDIX_FORMATS, read_results, render_appendix, write_appendix
+from .export.escalation import ESCALATION_FORMATS, write_escalation
+from .export.findings import CARDS_FORMATS, FINDINGS_FORMATS, REPORT_FORMATS, write_cards, write_findings, write_report
+from .export.page import PAGE_FORMATS, load_results, write_page
+from .export.tables import FORMATS
+from .model.config import Config, load_config
+from .model.errors import InputError
+from .model.lexicon import AUTO
+from .model.rows import jsonl_bytes
+from .model.text import plural
+from .model.types import Progress, QuoteResult, Run, count_by_severity, count_by_status
+from .model.version import __version__
+from .pipeline import stages
+from .pipeline.cluster.client import run_on_cluster
+from .pipeline.cluster.session import parse_cluster
+from .plumbing.archive import ArchiveLimits
+from .plumbing.cache import default_dir as default_cache_dir
+from .plumbing.guard import Guard
+from .plumbing.manifest import Manifest, read_manifest, results_sha256
+from .plumbing.transaction import OutputTransaction, output_transaction
+from .sources.language import known_codes
+from .sources.quotes import LoadedQuotes, load_quotes
 
 FAIL_ON = ("review", "unverified")
 # Warnings printed by a run; a messy table can have thousands (one per duplicate quote_id).
@@ -260,7 +262,7 @@ def _verify_config(request: VerifyRequest) -> Config:
 
 def _load_quotes(request: VerifyRequest, path: Path, config: Config, console: Console) -> tuple[LoadedQuotes, bool]:
     """The quote table, and whether its columns were described yet."""
-    quotes = load.load_quotes(path, sheet=request.sheet, columns=vars(config.columns),
+    quotes = load_quotes(path, sheet=request.sheet, columns=vars(config.columns),
                               limits=ArchiveLimits.of(config))
     # Said at once when a column was named, or when some are read as nothing (a "Participant" column
     # that is not the speaker's would otherwise pass silently); else with the summary.
@@ -367,7 +369,7 @@ def _prepare(request: VerifyRequest, paths: tuple[Path, ...], checked_at: dateti
     # Outputs first: a typo in a path must fail before the (long) run, and no input is ever overwritten
     # (--previous may be an output: it is read first, and kept beside it when replaced).
     _check_verify_outputs(request, paths)
-    run: Callable[..., Run] = (pipeline.run if request.cluster is None
+    run: Callable[..., Run] = (stages.run if request.cluster is None
                                else partial(run_on_cluster, cluster=parse_cluster(request.cluster)))
     config = _verify_config(request)
     quotes, columns_said = _load_quotes(request, paths[-1], config, console)
@@ -394,7 +396,7 @@ def _write(request: VerifyRequest, ready: _Prepared, result: Run, console: Conso
     """Every output asked for, and the run recorded in the store."""
     _write_outputs(result, request.outputs, console)
     if request.manifest_path is not None:
-        application.write_manifest(request.manifest_path, result, quotes_path=ready.paths[-1],
+        repeat.write_manifest(request.manifest_path, result, quotes_path=ready.paths[-1],
                                    sheet=request.sheet, outputs=request.outputs, command=request.command)
     _write_findings(request, result.results, ready.checked_at, console)
     _record(ready.store, result, ready.checked_at, quiet=request.quiet, console=console)
@@ -440,7 +442,7 @@ class RerunRequest:
 def _rerun_inputs(request: RerunRequest, manifest: Manifest, console: Console) -> tuple[Path, ...]:
     """Refuse a rerun on changed inputs unless allowed; the outputs to write, checked."""
     base = request.manifest_path.parent
-    changes = application.changed_inputs(manifest, base=base)
+    changes = repeat.changed_inputs(manifest, base=base)
     for change in changes:
         console.say(f"Changed: {change}")
     if changes and not request.allow_changed:
@@ -450,9 +452,9 @@ def _rerun_inputs(request: RerunRequest, manifest: Manifest, console: Console) -
     if manifest.tool_version != __version__:
         console.say(f"Warning: {request.manifest_path} was written by quoteverify {manifest.tool_version}; "
                     f"this is {__version__}, whose results may differ")
-    outputs = request.outputs or application.recorded_outputs(manifest, base=base, source=request.manifest_path)
+    outputs = request.outputs or repeat.recorded_outputs(manifest, base=base, source=request.manifest_path)
     guard = Guard().read(request.manifest_path, "the manifest")
-    guard.read_all(application.document_paths(manifest, base), "a document")
+    guard.read_all(repeat.document_paths(manifest, base), "a document")
     guard.read(base / manifest.quotes.path if manifest.quotes else None, "the quote table")
     for output in outputs:
         guard.check(output, option="-o" if request.outputs else "the recorded output", suffixes=FORMATS)
@@ -468,7 +470,7 @@ def rerun(request: RerunRequest, console: Console) -> Outcome:
     try:
         manifest = read_manifest(request.manifest_path)
         outputs = _rerun_inputs(request, manifest, console)
-        result = application.rerun(manifest, base=base, progress=console.progress)
+        result = repeat.rerun(manifest, base=base, progress=console.progress)
         _warn(console, result.warnings)
         # A repeat of the recorded run carries no decisions (its results must be the run's), but keeps an output
         # reviewed since beside it.
@@ -481,7 +483,7 @@ def rerun(request: RerunRequest, console: Console) -> Outcome:
             _write_outputs(result, outputs, console)
             if request.new_manifest is not None:
                 table = manifest.quotes
-                application.write_manifest(request.new_manifest, result,
+                repeat.write_manifest(request.new_manifest, result,
                                            quotes_path=base / table.path if table else None,
                                            sheet=(table.sheet or None) if table else None, outputs=outputs,
                                            command=request.command)
@@ -516,7 +518,7 @@ def recheck(request: RecheckRequest, console: Console) -> Outcome:
         guard.read(store_file(request.store_target), "the audit store")
         guard.check(request.output, option="-o", suffixes=ESCALATION_FORMATS)
         with open_store(request.store_target, create=False) as store:
-            checked = application.recheck(store, request.run_id, list(request.paths), below=request.below,
+            checked = repeat.recheck(store, request.run_id, list(request.paths), below=request.below,
                                           cache_dir=default_cache_dir(), progress=console.progress)
         for change in checked.changed_documents:
             console.say(f"Changed since run {request.run_id}: {change}")

@@ -11,8 +11,8 @@ from typing import Any
 import click
 
 from .commands import Console, Interrupted, Outcome
-from .display import masked
-from .errors import COMMAND_LINE, QuoteverifyError
+from .model.errors import COMMAND_LINE, QuoteverifyError
+from .model.text import masked
 
 # Exit statuses besides 0 (done) and 1 (--fail-on was hit).
 EXIT_BAD_INPUT = 2      # a QuoteverifyError: bad input, a refused output; or an OSError (a full disk)

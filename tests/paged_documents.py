@@ -1,7 +1,7 @@
 """Paged documents for the tests: texts laid out as a PDF reader extracts them, and real PDFs drawn with
 running headers, footers, raised footnote markers and footnotes at the foot of a page.
 
-Each builder knows which lines it set as furniture, so a test compares what quoteverify.pages finds with
+Each builder knows which lines it set as furniture, so a test compares what quoteverify.sources.pages finds with
 exactly that.
 """
 from __future__ import annotations

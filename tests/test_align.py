@@ -5,14 +5,14 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-
 from conftest import TINY_CORPUS
-from quoteverify.align import Aligner, _dp, _trace, exact_align
-from quoteverify.config import load_config
-from quoteverify.corpus import EDITORIAL, Corpus, prepare_quote
-from quoteverify.index import Bm25Index
-from quoteverify.types import Document
-from quoteverify.window import make_windows
+
+from quoteverify.model.config import load_config
+from quoteverify.model.types import Document
+from quoteverify.search.align import Aligner, Sides, _dp, _trace, exact_align
+from quoteverify.search.index import Bm25Index
+from quoteverify.search.window import make_windows
+from quoteverify.sources.corpus import EDITORIAL, Corpus, prepare_quote
 
 CONFIG = load_config()
 
@@ -119,7 +119,8 @@ def run(q, d, d_weak=None, q_weak=None, *, local=True):
     d_ids = np.asarray(d, dtype=np.int32)
     q_weak = np.asarray(q_weak if q_weak is not None else [False] * len(q))
     d_weak = np.asarray(d_weak if d_weak is not None else [False] * len(d))
-    return _dp(q_ids, q_weak, d_ids, d_weak, P, local=local), (q_ids, q_weak, d_ids, d_weak)
+    sides = Sides(q_ids, q_weak, d_ids, d_weak)
+    return _dp(sides, P, local=local), sides
 
 
 @pytest.mark.parametrize(("q", "d", "d_weak", "best"), [
@@ -140,7 +141,7 @@ def test_local_scores(q, d, d_weak, best) -> None:
 def test_semi_global_uses_every_quote_word() -> None:
     H, args = run([X, A, B], [A, B, Y], local=False)
     assert H[-1].max() == 20 - 10  # the unmatched X costs a gap
-    i0, j0, matched = _trace(H, *args, P, 3, int(np.argmax(H[-1])), local=False)
+    i0, j0, matched = _trace(H, args, P, 3, int(np.argmax(H[-1])), local=False)
     assert (j0, matched) == (0, 2)
 
 
@@ -148,4 +149,4 @@ def test_trace_finds_the_local_span() -> None:
     H, args = run([A, B], [Y, A, X, B, Y], [False, False, True, False, False])
     i, j = divmod(int(np.argmax(H)), H.shape[1])
     assert (i, j) == (2, 4)
-    assert _trace(H, *args, P, i, j, local=True) == (0, 1, 2)
+    assert _trace(H, args, P, i, j, local=True) == (0, 1, 2)

@@ -10,13 +10,12 @@ import pytest
 from click.testing import CliRunner
 
 import quoteverify
+from quoteverify.app.repeat import build_manifest
 from quoteverify.cli import main
-from quoteverify.errors import InputError, OutputError
-from quoteverify.export.appendix import (latex_escape, markdown_escape, read_results, render_appendix,
-                                         write_appendix)
-from quoteverify.application import build_manifest
-from quoteverify.manifest import read_manifest, summarize
-from quoteverify.types import QuoteResult
+from quoteverify.export.appendix import latex_escape, markdown_escape, read_results, render_appendix, write_appendix
+from quoteverify.model.errors import InputError, OutputError
+from quoteverify.model.types import QuoteResult
+from quoteverify.plumbing.manifest import read_manifest, summarize
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "data" / "example"

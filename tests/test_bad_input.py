@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import errno
-import io
 import json
 import os
 import random
@@ -24,10 +23,11 @@ from conftest import TINY_CORPUS, span_of
 
 import quoteverify
 from quoteverify.cli import main
-from quoteverify.errors import OutputError
 from quoteverify.export.tables import write_results
-from quoteverify.load import DOCUMENT_SUFFIXES, load_documents, load_quotes
-from quoteverify.transaction import write_output as write_atomic
+from quoteverify.model.errors import OutputError
+from quoteverify.plumbing.transaction import write_output as write_atomic
+from quoteverify.sources.documents import DOCUMENT_SUFFIXES, load_documents
+from quoteverify.sources.quotes import load_quotes
 
 NO_EMBED = {"embed": {"enabled": False}}
 QUOTES = "quote_id,quote,document\nq1,We lost 15 volunteers in the first month.,interview-01\n"
@@ -250,8 +250,8 @@ def test_outputs_are_checked_before_the_run(tmp: Path, case: str, monkeypatch) -
     def no_run(*args, **kwargs):
         raise AssertionError("the run started before the outputs were checked")
 
-    monkeypatch.setattr("quoteverify.pipeline.run", no_run)
-    monkeypatch.setattr("quoteverify.load.load_quotes", no_run)
+    monkeypatch.setattr("quoteverify.pipeline.stages.run", no_run)
+    monkeypatch.setattr("quoteverify.commands.load_quotes", no_run)
     args, message = _error_case(tmp, case)
     result = verify_cli(*args)
     assert (result.exit_code, result.stderr) == (2, message)
@@ -317,7 +317,7 @@ def test_multi_line_messages_are_joined(tmp: Path, monkeypatch) -> None:
     def fail(*args, **kwargs):
         raise quoteverify.InputError("first line\nsecond line")
 
-    monkeypatch.setattr("quoteverify.pipeline.run", fail)
+    monkeypatch.setattr("quoteverify.pipeline.stages.run", fail)
     result = verify_cli(tmp / "docs", tmp / "quotes.csv")
     assert (result.exit_code, result.stderr) == (2, "Error: first line second line\n")
 
@@ -359,7 +359,7 @@ def test_interrupt_writes_nothing(tmp: Path, monkeypatch) -> None:
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("quoteverify.pipeline.run", interrupted)
+    monkeypatch.setattr("quoteverify.pipeline.stages.run", interrupted)
     result = verify_cli(tmp / "docs", tmp / "quotes.csv", "-o", out)
     assert (result.exit_code, result.stderr) == (130, "Interrupted; no output was written or replaced.\n")
     assert out.read_text(encoding="utf-8") == "the previous results\n"
@@ -402,7 +402,7 @@ def test_rerun_checks_its_outputs_before_running(tmp: Path, monkeypatch) -> None
     assert result.exit_code == 0, result.output
     (tmp / "out" / "r.jsonl").unlink()
     (tmp / "out").rmdir()
-    monkeypatch.setattr("quoteverify.application.rerun", lambda *a, **k: pytest.fail("the run started"))
+    monkeypatch.setattr("quoteverify.app.repeat.rerun", lambda *a, **k: pytest.fail("the run started"))
     result = CliRunner().invoke(main, ["rerun", str(tmp / "run.json")])
     assert (result.exit_code, result.stderr) == (
         2, f"Error: the recorded output {tmp / 'out' / 'r.jsonl'}: folder {tmp / 'out'} does not exist; create it "
@@ -625,7 +625,7 @@ def test_zip_bomb_is_refused(tmp: Path) -> None:
     # The limit is limits.max_unzipped_bytes of the config; lowered here rather than writing a bomb.
     from dataclasses import replace
 
-    from quoteverify.archive import ArchiveLimits
+    from quoteverify.plumbing.archive import ArchiveLimits
 
     write_files(tmp, {"quotes.xlsx": workbook(QUOTES_SHEET)})
     with pytest.raises(quoteverify.InputError) as error:

@@ -3,9 +3,9 @@ from __future__ import annotations
 
 import pytest
 
-from quoteverify.classify import band, classify
-from quoteverify.config import load_config
-from quoteverify.types import Elision, Alignment, Comparison, Difference, Quote, Segment
+from quoteverify.judge.classify import Setting, band, classify
+from quoteverify.model.config import load_config
+from quoteverify.model.types import Alignment, Comparison, Difference, Elision, Quote, Segment
 
 VERDICT = load_config().verdict
 WORDS = 10
@@ -26,8 +26,8 @@ def verdict(alignment, comparison, cosine=None, *, quote: Quote | None = None, c
             speaker: str = "", **overrides):
     settings = load_config(overrides={"verdict": overrides}).verdict if overrides else VERDICT
     quote = quote or Quote(row=2, quote_id="q1", text="a quote of ten words")
-    v = classify(quote, alignment, comparison, cosine, verdict=settings, claimed_known=claimed_known,
-                 speaker=speaker)
+    v = classify(quote, alignment, comparison, cosine, verdict=settings,
+                 setting=Setting(claimed_known, speaker))
     return v.status, v.match_type, list(v.reasons)
 
 
@@ -123,7 +123,7 @@ def test_what_an_ellipsis_may_leave_out(gap: Elision, status: str, reasons: list
 def test_what_is_at_stake_in_an_omission(gap: Elision, severity: str) -> None:
     alignment, comparison = evidence(("elision", "...", gap.text), elided=(gap,))
     v = classify(Quote(row=2, quote_id="q1", text="x"), alignment, comparison, None, verdict=VERDICT,
-                 claimed_known=True)
+                 setting=Setting(True))
     assert (v.status, v.severity) == ("review", severity)
 
 
@@ -147,7 +147,7 @@ def test_what_a_cut_sentence_goes_on_with(gap: Elision, words: int, expected) ->
     alignment, comparison = evidence(("excerpt" if not gap.marked else "elision", "", gap.text), elided=(gap,))
     alignment = Alignment("fuzzy", alignment.segments, words, 3.0, 2.0)
     v = classify(Quote(row=2, quote_id="q1", text="x"), alignment, comparison, None, verdict=VERDICT,
-                 claimed_known=True)
+                 setting=Setting(True))
     assert (v.status, list(v.reasons)) == expected
 
 
@@ -155,7 +155,7 @@ def test_an_ellipsis_in_a_language_without_lexicon_needs_review() -> None:
     gap = Elision(" and then ", 2, 0, left_out="and then")
     alignment, comparison = evidence(("elision", "...", gap.text), elided=(gap,))
     v = classify(Quote(row=2, quote_id="q1", text="a quote"), alignment, comparison, None, verdict=VERDICT,
-                 claimed_known=True, language="hu", has_lexicon=False)
+                 setting=Setting(True, language="hu", has_lexicon=False))
     assert (v.status, v.reasons) == ("review", ("ellipsis inside a sentence: the language (hu) has no lexicon "
                                                 "to check what it leaves out: 'and then'",))
 
@@ -280,21 +280,21 @@ def test_every_review_says_what_is_at_stake(differences, severity: str) -> None:
     """high: a claim altered or inverted; medium: content left out or put in; low: cosmetic or uncertain;
     the gravest difference decides, and a verified quote has none."""
     alignment, comparison = evidence(*differences)
-    v = classify(Quote(2, "q1", "x"), alignment, comparison, None, verdict=VERDICT, claimed_known=True)
+    v = classify(Quote(2, "q1", "x"), alignment, comparison, None, verdict=VERDICT, setting=Setting(True))
     assert v.severity == severity
 
 
 def test_a_misattribution_is_high() -> None:
     quote = Quote(row=2, quote_id="q1", text="x", claimed_document="interview-03")
     alignment, comparison = evidence(("speech_act", ".", "?"))
-    v = classify(quote, alignment, comparison, None, verdict=VERDICT, claimed_known=True)
+    v = classify(quote, alignment, comparison, None, verdict=VERDICT, setting=Setting(True))
     assert (v.status, v.severity) == ("review", "high")
 
 
 def test_review_is_never_high_confidence() -> None:
     for rule in RULES:
         alignment, comparison = evidence(*rule.values[0])
-        v = classify(Quote(2, "q1", "x"), alignment, comparison, 1.0, verdict=VERDICT, claimed_known=True)
+        v = classify(Quote(2, "q1", "x"), alignment, comparison, 1.0, verdict=VERDICT, setting=Setting(True))
         assert 0.0 <= v.confidence <= 1.0
         assert v.band == band(v.confidence)
         if v.status == "review":

@@ -254,7 +254,7 @@ def test_python_dash_m() -> None:
 def test_the_summary_counts_review_by_severity() -> None:
     """The one-line summary gives the quotes in review by severity, once classify rates them."""
     from quoteverify import commands, load_config
-    from quoteverify.types import QuoteResult, Run
+    from quoteverify.model.types import QuoteResult, Run
 
     said: list[str] = []
     console = commands.Console(say=said.append, echo=said.append, write=lambda data: None)

@@ -7,14 +7,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import TINY_CORPUS, FakeEmbedder
 
 import quoteverify
 from quoteverify.cli import main
-from quoteverify.cluster import ClusterSpec, parse_cluster, run_on_cluster, shards
-from quoteverify.errors import InputError
-from quoteverify.rows import jsonl_bytes
-
-from conftest import TINY_CORPUS, FakeEmbedder
+from quoteverify.model.errors import InputError
+from quoteverify.model.rows import jsonl_bytes
+from quoteverify.pipeline.cluster.client import run_on_cluster
+from quoteverify.pipeline.cluster.session import ClusterSpec, parse_cluster
+from quoteverify.pipeline.cluster.shards import split as shards
+from quoteverify.pipeline.cluster.worker import Holding, WorkerState, run_task
 
 distributed = pytest.importorskip("distributed")
 
@@ -77,7 +79,7 @@ class _BrokenEmbedder:
 
 
 def test_a_task_failing_on_a_worker_is_a_one_line_error(tmp_path: Path) -> None:
-    from quoteverify.errors import QuoteverifyError
+    from quoteverify.model.errors import QuoteverifyError
 
     quotes = _quotes(tmp_path / "quotes.csv")
     with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False,
@@ -99,7 +101,7 @@ def test_cluster_values(value: str, spec: ClusterSpec) -> None:
 
 
 def test_shards_are_balanced_by_characters() -> None:
-    from quoteverify.types import Document
+    from quoteverify.model.types import Document
 
     docs = [Document(f"d{i}", "", "x" * n, "") for i, n in enumerate([90, 10, 50, 40, 30, 30, 20])]
     parts = shards(docs, 3)
@@ -160,8 +162,8 @@ def _sharded_corpus() -> dict[str, str]:
 
 
 def _sharded_quotes(corpus: dict[str, str]) -> list[dict[str, str]]:
-    from quoteverify.sharded import shards as split
-    from quoteverify.types import Document
+    from quoteverify.model.types import Document
+    from quoteverify.pipeline.cluster.shards import split
 
     parts = split([Document(k, "", v, "") for k, v in corpus.items()], 2)
     one, two = sorted(d.doc_id for d in parts[0]), sorted(d.doc_id for d in parts[1])
@@ -187,29 +189,26 @@ def _sharded_quotes(corpus: dict[str, str]) -> list[dict[str, str]]:
     ], first
 
 
-def _whole_corpus_here() -> int:
-    """On a worker: documents held as a whole corpus (the fallback), not as a shard."""
-    from quoteverify import cluster
-
-    return max((len(p.corpus.sources) for p in cluster._prepared.values()), default=0)
+def _holding(client: distributed.Client) -> dict[str, Holding]:
+    """What each worker holds: its shards, the documents kept for gathered checks, a whole corpus."""
+    return client.run(run_task, WorkerState.holding)
 
 
 def test_sharded_checking_keeps_each_shard_on_its_worker() -> None:
     corpus = _sharded_corpus()
     quotes, first = _sharded_quotes(corpus)
     one = quoteverify.run(corpus, quotes, {"embed": {"enabled": False}})
-    held: list[dict[str, int]] = []
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
-        run = run_on_cluster(corpus, quotes, {"embed": {"enabled": False}}, cluster=client, held_by=held)
-        whole = client.run(_whole_corpus_here)
+        run = run_on_cluster(corpus, quotes, {"embed": {"enabled": False}}, cluster=client)
+        held = list(_holding(client).values())
     assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
     assert run.windows == one.windows and run.warnings == one.warnings
     # Every quote settled on a shard: no worker read the whole corpus, each held only its shard.
-    assert sorted(whole.values()) == [0, 0]
-    assert len({h["pid"] for h in held}) == 2
-    assert sorted(h["documents"] for h in held) == [3, 3]
-    assert sum(h["chars"] for h in held) == sum(map(len, corpus.values()))
+    assert [h.whole_documents for h in held] == [0, 0]
+    assert len({h.pid for h in held}) == 2
+    assert sorted(h.documents for h in held) == [3, 3]
+    assert sum(h.chars for h in held) == sum(map(len, corpus.values()))
     u1, c1, k1, k2 = one.results[:4]
     assert (u1.document, c1.document, u1.status) == (first, quotes[1]["document"], "verified")
     assert (k1.document, k1.speaker, k1.status, k1.occurrences, k1.speaker_occurrences) == (
@@ -248,28 +247,21 @@ def test_sharded_checking_reduces_across_shards(tmp_path: Path) -> None:
 def test_long_quote_lists_go_to_the_workers_as_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Past cluster.SCATTER_ITEMS quotes, a shard's or a chunk's quotes are scattered ahead, not put in the
     task graph; the results are the same, byte for byte."""
-    from quoteverify import cluster as cluster_module
+    from quoteverify.pipeline.cluster import session
 
-    monkeypatch.setattr(cluster_module, "SCATTER_ITEMS", 2)  # this small corpus then takes the scatter path
+    monkeypatch.setattr(session, "SCATTER_ITEMS", 2)  # this small corpus then takes the scatter path
     corpus = _sharded_corpus()
     quotes, _ = _sharded_quotes(corpus)
     quotes += [{"quote_id": "f1", "quote": " ".join(corpus[sorted(corpus)[0]].split()[40:30:-1]), "document": ""}]
     one = quoteverify.run(corpus, quotes, {"embed": {"enabled": False}})
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
-        sent = cluster_module._as_data(client, ([1, 2, 3], ["en", "en", "en"]))
-        kept = cluster_module._as_data(client, ([1, 2], ["en", "en"]))
+        sent = session.sent_ahead(client, ([1, 2, 3], ["en", "en", "en"]))
+        kept = session.sent_ahead(client, ([1, 2], ["en", "en"]))
         run = run_on_cluster(corpus, quotes, {"embed": {"enabled": False}}, cluster=client)
         assert isinstance(sent, distributed.Future) and sent.result() == ([1, 2, 3], ["en", "en", "en"])
     assert kept == ([1, 2], ["en", "en"])
     assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
-
-
-def _gathered_here() -> dict[str, int]:
-    """On a worker: the characters of other shards' documents it keeps for gathered checks."""
-    from quoteverify import sharded
-
-    return {"guests": sum(n for n, _ in sharded._guests.values()), "whole": _whole_corpus_here()}
 
 
 def test_quotes_not_found_word_for_word_are_checked_without_the_whole_corpus(
@@ -279,7 +271,8 @@ def test_quotes_not_found_word_for_word_are_checked_without_the_whole_corpus(
     byte-identical to the in-process run, and no worker reads the whole corpus."""
     import random
 
-    from quoteverify import cluster as cluster_module
+    from quoteverify.pipeline.cluster import client as cluster_module
+    from quoteverify.pipeline.cluster import session
 
     rng = random.Random(5)
     common = "we the and said was council water school money road village winter".split()
@@ -305,22 +298,22 @@ def test_quotes_not_found_word_for_word_are_checked_without_the_whole_corpus(
     config = {"embed": {"enabled": False}, "cluster": {"gather_chars": total // 2}}
     one = quoteverify.run(corpus, quotes, config)
     whole_corpus: list[int] = []
-    monkeypatch.setattr(cluster_module, "SCATTER_ITEMS", 3)  # quotes ranked and confirmed 3 to a task, sent ahead
-    original = cluster_module._whole_corpus
-    monkeypatch.setattr(cluster_module, "_whole_corpus", lambda client, documents, quote_list, quotes, *rest: (
-        whole_corpus.append(len(quotes)), original(client, documents, quote_list, quotes, *rest))[1])
+    monkeypatch.setattr(session, "SCATTER_ITEMS", 3)  # quotes ranked and confirmed 3 to a task, sent ahead
+    original = cluster_module.start_whole_corpus_checks
+    monkeypatch.setattr(cluster_module, "start_whole_corpus_checks", lambda run, quotes, **options: (
+        whole_corpus.append(len(quotes)), original(run, quotes, **options))[1])
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
         seen: list[tuple[int, int]] = []
         run = run_on_cluster(corpus, quotes, config, cluster=client, cache_dir=tmp_path / "cache",
                              progress=lambda done, n: seen.append((done, n)))
-        kept = client.run(_gathered_here)
+        kept = _holding(client)
         again = run_on_cluster(corpus, quotes, config, cluster=client, cache_dir=tmp_path / "cache")
     assert jsonl_bytes(run.results) == jsonl_bytes(one.results) == jsonl_bytes(again.results)
     assert run.warnings == one.warnings
     assert sum(whole_corpus) == 0  # no quote was left to the whole corpus
-    assert all(k["whole"] == 0 and k["guests"] <= total // 2 for k in kept.values()), kept
-    assert any(k["guests"] for k in kept.values())  # a splice across the shards gathered documents
+    assert all(k.whole_documents == 0 and k.guest_chars <= total // 2 for k in kept.values()), kept
+    assert any(k.guest_chars for k in kept.values())  # a splice across the shards gathered documents
     by_id = {r.quote_id: r for r in one.results}
     assert by_id["m1"].match_type == "misattributed"
     assert by_id["n1"].status == "unverified"

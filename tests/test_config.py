@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from quoteverify.config import Config, as_config, default_path, keys, load_config, sections
-from quoteverify.errors import ConfigError
+from quoteverify.model.config import Config, as_config, default_path, keys, load_config, sections
+from quoteverify.model.errors import ConfigError
 
 
 def test_defaults_load() -> None:
@@ -204,7 +204,7 @@ def test_a_default_file_missing_a_key_says_so(tmp_path: Path, monkeypatch: pytes
     broken = tmp_path / "default.yaml"
     broken.write_text(default_path().read_text(encoding="utf-8").replace("  top_k: 6", "  #top_k: 6"),
                       encoding="utf-8")
-    monkeypatch.setattr("quoteverify.config.default_path", lambda: broken)
+    monkeypatch.setattr("quoteverify.model.config.default_path", lambda: broken)
     with pytest.raises(ConfigError) as error:
         load_config()
     assert str(error.value) == f"{broken}: 'index.top_k' has no default; add it to the file"
@@ -218,8 +218,8 @@ def test_sections_are_frozen() -> None:
 
 
 def test_band_edges_are_the_configs() -> None:
-    from quoteverify.store import RECHECK_BELOW
-    from quoteverify.types import BAND_HIGH, BAND_MEDIUM
+    from quoteverify.app.store import RECHECK_BELOW
+    from quoteverify.model.types import BAND_HIGH, BAND_MEDIUM
 
     confidence = load_config().confidence
     assert (confidence.band_high, confidence.band_medium) == (BAND_HIGH, BAND_MEDIUM)

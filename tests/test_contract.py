@@ -8,13 +8,14 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings, strategies as st
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
 from wordfreq import zipf_frequency
 
 import quoteverify
-from quoteverify.rules import Contract, bracket, slip
-from quoteverify.types import Difference
-from quoteverify.config import load_config
+from quoteverify.judge.rules import Contract, bracket, slip
+from quoteverify.model.config import load_config
+from quoteverify.model.types import Difference
 
 INTERVIEW = """Interviewer: Can you tell me about the clinic?
 Maria: The clinic opened in 2019. My sister had bronchitis that winter, and she could not get an appointment.
@@ -205,7 +206,7 @@ def test_a_slip_into_no_word_is_verified(s: int, index: int, choice: int) -> Non
 
 def test_a_slip_that_misleads_the_language_detector_leaves_the_quote_in_its_sources_language() -> None:
     # lingua's trigrams read "six monthz" as Tswana (0.95 sure); nine of the ten words are the English source's.
-    from quoteverify.language import detect
+    from quoteverify.sources.language import detect
 
     quote = "We were not able to hire anyone for six monthz."
     assert detect(quote, min_confidence=0.9) == "tn"

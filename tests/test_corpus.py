@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import pytest
-
 from conftest import TINY_CORPUS
-from quoteverify.corpus import EDITORIAL, Corpus, prepare_quote
-from quoteverify.types import Document
+
+from quoteverify.model.types import Document
+from quoteverify.sources.corpus import EDITORIAL, Corpus, prepare_quote
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The bounded decoders (quoteverify.decoders): every value or one DecodeError, whose message never repeats
+"""The bounded decoders (quoteverify.model.decoders): every value or one DecodeError, whose message never repeats
 the input, for JSON, CSV rows, YAML, text encodings and typed records; and the masking of URL passwords."""
 from __future__ import annotations
 
@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quoteverify.decoders import DecodeError, csv_rows, decode_text, json_loads, record_of, shown, yaml_load
-from quoteverify.display import masked
-from quoteverify.errors import InputError
-from quoteverify.rows import csv_text, spreadsheet_safe, spreadsheet_unsafe
-from quoteverify.types import Difference, QuoteResult
+from quoteverify.model.decoders import DecodeError, csv_rows, decode_text, json_loads, record_of, shown, yaml_load
+from quoteverify.model.errors import InputError
+from quoteverify.model.rows import csv_text, spreadsheet_safe, spreadsheet_unsafe
+from quoteverify.model.text import masked
+from quoteverify.model.types import DIFFERENCE_KINDS, MATCH_TYPES, Difference, QuoteResult
 
 
 def _nested(depth: int) -> list:
@@ -169,6 +169,30 @@ def test_typed_records_build_nested_named_results():
     result = record_of(QuoteResult, {"quote_id": "q", "quote": "x", "row": 3, "start": None,
                                      "differences": [{"kind": "number", "quote_text": "15", "source_text": "50"}]})
     assert result.differences == [Difference("number", "15", "50")] and result.start is None
+
+
+@pytest.mark.parametrize("data, message", [
+    ({"status": "fine"}, "QuoteResult.status must be one of 'verified', 'review', 'unverified', not 'fine'"),
+    ({"status": 1}, "QuoteResult.status must be one of 'verified', 'review', 'unverified', not 1"),
+    ({"severity": "grave"}, "QuoteResult.severity must be one of 'high', 'medium', 'low', '', not 'grave'"),
+    ({"page_kind": "folio"}, "QuoteResult.page_kind must be one of 'printed', 'position', '', not 'folio'"),
+    ({"differences": [{"kind": "typos", "quote_text": "a", "source_text": "b"}]},
+     "QuoteResult.differences item.kind must be one of the 26 that docs/contract.md lists, not 'typos'"),
+])
+def test_the_verdict_vocabulary_is_checked_when_read_back(data, message):
+    with pytest.raises(DecodeError) as raised:
+        record_of(QuoteResult, {"quote_id": "q", "quote": "x", "row": 3, **data})
+    assert str(raised.value) == message
+
+
+def test_every_word_of_the_vocabulary_reads_back():
+    for status, severity in [("review", "high"), ("verified", ""), ("unverified", "")]:
+        for match_type in MATCH_TYPES:
+            result = record_of(QuoteResult, {"quote_id": "q", "quote": "x", "row": 3, "status": status,
+                                             "match_type": match_type, "severity": severity, "differences": [
+                                                 {"kind": k, "quote_text": "", "source_text": ""}
+                                                 for k in DIFFERENCE_KINDS]})
+            assert (result.status, result.match_type, result.severity) == (status, match_type, severity)
 
 
 @pytest.mark.parametrize("value, expected", [

@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import pytest
+from conftest import NO_EMBED, TINY_CORPUS
 
 import quoteverify
-from conftest import NO_EMBED, TINY_CORPUS
-from quoteverify.diff import is_negation, is_number
+from quoteverify.judge.diff import is_negation, is_number
 
 
 def differences(quote: str) -> list[tuple[str, str, str]]:

@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from quoteverify.cli import main
+from quoteverify.model.types import DIFFERENCE_KINDS
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
@@ -213,3 +214,10 @@ def test_readme_python_runs(example_copy: Path) -> None:
     code = "\n".join(re.findall(r"```python\n(.*?)```", _section("From Python"), re.S))
     exec(compile(code, "README.md", "exec"), {})
     assert sorted(p.name for p in (example_copy / "out").iterdir()) == ["appendix.md", "results.xlsx", "run.json"]
+
+
+def test_the_contract_lists_every_kind_of_difference_the_diff_names():
+    line = next(x for x in (DOCS / "contract.md").read_text(encoding="utf-8").splitlines()
+                if x.startswith("| `differences` |"))
+    listed = re.findall(r"`([a-z_]+)`", line.split("kinds:", 1)[1])
+    assert listed == list(DIFFERENCE_KINDS)

@@ -13,12 +13,12 @@ from openpyxl import load_workbook
 from openpyxl.cell.rich_text import CellRichText, TextBlock
 
 import quoteverify
+from quoteverify.app.review import carry_decisions, parse_decision, read_review
 from quoteverify.cli import main
-from quoteverify.errors import InputError
 from quoteverify.export import write_results
 from quoteverify.export.excel import MAX_CELL, TRUNCATED, highlights, write_workbook
-from quoteverify.review import carry_decisions, parse_decision, read_review
-from quoteverify.types import QuoteResult
+from quoteverify.model.errors import InputError
+from quoteverify.model.types import QuoteResult
 
 NO_EMBED = {"embed": {"enabled": False}}
 DOCS = {
@@ -604,7 +604,7 @@ def test_a_workbook_of_the_old_layout_still_reads_back_and_carries(tmp_path, che
     """Workbooks written before the triage layout (decision in column V, no Guide sheet) read back as before."""
     from openpyxl import Workbook
 
-    from quoteverify.types import fingerprint
+    from quoteverify.model.types import fingerprint
 
     path = tmp_path / "old.xlsx"
     book = Workbook()

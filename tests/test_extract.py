@@ -11,9 +11,9 @@ import pytest
 from click.testing import CliRunner
 from docx.shared import Inches
 
+from quoteverify.app.extract import extract_quotes
 from quoteverify.cli import main
-from quoteverify.errors import InputError
-from quoteverify.extract import extract_quotes
+from quoteverify.model.errors import InputError
 
 
 def rows(extraction) -> list[tuple[str, str, str]]:

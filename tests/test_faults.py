@@ -8,11 +8,10 @@ import shutil
 from pathlib import Path
 
 import pytest
+from conftest import TINY_CORPUS, FakeEmbedder
 
 import quoteverify
-from quoteverify.rows import jsonl_bytes
-
-from conftest import TINY_CORPUS, FakeEmbedder
+from quoteverify.model.rows import jsonl_bytes
 
 # Verbatim, edited, altered and invented quotes: the exact path, the BM25 index and the embeddings all serve.
 QUOTES = [
@@ -84,9 +83,9 @@ def test_a_damaged_cache_file_gives_the_results_of_a_cold_run(warm_cache: tuple[
 
 
 def _warnings(cache: Path) -> list[str]:
-    from quoteverify.pipeline import run
+    from quoteverify.pipeline.stages import run
 
-    # Without the kept results (quoteverify.resultcache) every quote reads the entries these tests damage.
+    # Without the kept results (quoteverify.plumbing.resultcache) every quote reads the entries these tests damage.
     shutil.rmtree(cache / "results", ignore_errors=True)
     return run(TINY_CORPUS, QUOTES, embedder=FakeEmbedder(), cache_dir=cache).warnings
 
@@ -159,8 +158,8 @@ _CHILD = """
 import hashlib, json, resource, signal, sys
 sys.path.insert(0, {tests!r})
 from conftest import TINY_CORPUS, FakeEmbedder
-from quoteverify.pipeline import run
-from quoteverify.rows import jsonl_bytes
+from quoteverify.pipeline.stages import run
+from quoteverify.model.rows import jsonl_bytes
 limit = {limit!r}
 if limit is not None:
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG, as on a full disk
@@ -773,9 +772,9 @@ def test_a_symlink_loop_or_a_fifo_given_directly_says_what_it_is(tmp_path: Path,
 
 def test_pypdf_complaints_are_one_warning_not_raw_lines(tmp_path: Path) -> None:
     from click.testing import CliRunner
+    from test_formats import pdf_bytes
 
     from quoteverify.cli import main
-    from test_formats import pdf_bytes
 
     data = pdf_bytes([["Maria: We lost 15 volunteers in the first month."]])
     data = data[:data.rfind(b"startxref")] + b"startxref\n99999\n%%EOF\n"  # a wrong pointer to the xref table
@@ -853,9 +852,10 @@ def _reset_peak() -> float:
 def test_no_hostile_archive_gets_past_a_loader_as_a_traceback(tmp_path_factory, archive) -> None:
     import time
 
-    from quoteverify.errors import QuoteverifyError
-    from quoteverify.load import load_documents, load_quotes
-    from quoteverify.review import read_review
+    from quoteverify.app.review import read_review
+    from quoteverify.model.errors import QuoteverifyError
+    from quoteverify.sources.documents import load_documents
+    from quoteverify.sources.quotes import load_quotes
 
     kind, data = archive
     folder = tmp_path_factory.mktemp("hostile")
@@ -895,8 +895,8 @@ def test_a_docx_whose_main_part_is_no_word_document_is_one_line(tmp_path: Path) 
 
     import docx
 
-    from quoteverify.errors import QuoteverifyError
-    from quoteverify.formats import extract
+    from quoteverify.model.errors import QuoteverifyError
+    from quoteverify.sources.formats import extract
 
     buffer = io.BytesIO()
     document = docx.Document()
@@ -1273,7 +1273,7 @@ def test_an_unexpected_fault_is_one_line_with_its_own_exit_code(tmp_path: Path, 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("division by zero")
 
-    monkeypatch.setattr("quoteverify.pipeline.classify", broken)
+    monkeypatch.setattr("quoteverify.pipeline.results.classify", broken)
     result = _invoke("verify", corpus_dir, quotes, "--no-embed", "--no-cache")
     assert (result.exit_code, result.stderr) == (
         3, f"Error: quoteverify verify stopped on an unexpected fault on {corpus_dir}, {quotes} (ZeroDivisionError: "
@@ -1285,7 +1285,7 @@ def test_an_unexpected_fault_is_one_line_with_its_own_exit_code(tmp_path: Path, 
     def exhausted(*args, **kwargs):
         raise MemoryError
 
-    monkeypatch.setattr("quoteverify.pipeline.classify", exhausted)
+    monkeypatch.setattr("quoteverify.pipeline.results.classify", exhausted)
     result = _invoke("verify", corpus_dir, quotes, "--no-embed", "--no-cache")
     assert (result.exit_code, result.stderr) == (
         3, f"Error: quoteverify verify ran out of memory on {corpus_dir}, {quotes}; give it smaller inputs (the "

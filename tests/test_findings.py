@@ -8,19 +8,28 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import NO_EMBED
 
 import quoteverify
-from quoteverify.application import build_manifest
+from quoteverify.app.repeat import build_manifest
+from quoteverify.app.support import (
+    FINDING_COLUMNS,
+    MAJORITY_NOTE,
+    NOT_ENOUGH_INFO,
+    REFUTED,
+    SUPPORTED,
+    Finding,
+    claim_cards,
+    label,
+    penalty,
+    summarize_findings,
+)
 from quoteverify.cli import main
-from quoteverify.errors import InputError, OutputError
 from quoteverify.export.appendix import render_appendix
 from quoteverify.export.findings import findings_bytes, render_report, write_cards, write_findings, write_report
-from quoteverify.findings import (FINDING_COLUMNS, MAJORITY_NOTE, NOT_ENOUGH_INFO, REFUTED, SUPPORTED, Finding,
-                                  claim_cards, label, penalty, summarize_findings)
-from quoteverify.load import load_quotes
-from quoteverify.types import QuoteResult
-
-from conftest import NO_EMBED
+from quoteverify.model.errors import InputError, OutputError
+from quoteverify.model.types import QuoteResult
+from quoteverify.sources.quotes import load_quotes
 
 NUMBER = {"kind": "number", "quote_text": "50", "source_text": "15"}
 NEGATION = {"kind": "negation", "quote_text": "", "source_text": "not"}

@@ -11,11 +11,11 @@ from conftest import NO_EMBED, span_of
 from paged_documents import line, pdf
 
 import quoteverify
-from quoteverify.errors import InputError
-from quoteverify.formats import Extracted, dehyphenate, extract
-from quoteverify.load import load_documents
-from quoteverify.normalize import normalize
-from quoteverify.types import Turn
+from quoteverify.model.errors import InputError
+from quoteverify.model.types import Turn
+from quoteverify.sources.documents import load_documents
+from quoteverify.sources.formats import Extracted, dehyphenate, extract
+from quoteverify.sources.normalize import normalize
 
 
 def write_docx(path: Path, paragraphs: list[str], table: list[list[str]] | None = None) -> Path:
@@ -298,7 +298,7 @@ def test_a_folder_of_mixed_formats(tmp_path: Path) -> None:
 
 def test_docx_and_pypdf_are_imported_only_when_needed(tmp_path: Path) -> None:
     (tmp_path / "a.txt").write_text("Maria: Text.", encoding="utf-8")
-    code = ("import sys, quoteverify; from quoteverify.load import load_documents; "
+    code = ("import sys, quoteverify; from quoteverify.sources.documents import load_documents; "
             f"load_documents([{str(tmp_path)!r}]); "
             "print(sorted(m for m in ('docx', 'pypdf') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout

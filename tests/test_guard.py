@@ -1,4 +1,4 @@
-"""The guard on every path quoteverify writes (quoteverify.guard), through the real CLI, for every output option
+"""The guard on every path quoteverify writes (quoteverify.plumbing.guard), through the real CLI, for every output option
 of every command: never over a file the run reads, never into a documents folder it reads, never two outputs on
 one file; and the tool's own outputs, told by their content, never read back as documents."""
 from __future__ import annotations

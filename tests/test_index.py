@@ -15,12 +15,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quoteverify.config import load_config
-from quoteverify.corpus import Corpus
-from quoteverify.index import Bm25Index
-from quoteverify.load import load_documents
-from quoteverify.types import Window
-from quoteverify.window import make_windows
+from quoteverify.model.config import load_config
+from quoteverify.model.types import Window
+from quoteverify.search.index import Bm25Index, Bm25Settings
+from quoteverify.search.window import make_windows
+from quoteverify.sources.corpus import Corpus
+from quoteverify.sources.documents import load_documents
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPORA = [ROOT / "data" / "example" / "transcripts"]
@@ -33,7 +33,7 @@ def _indexes(folder: Path) -> tuple[Corpus, list[Window], Bm25Index, Bm25Index]:
     config = load_config()
     corpus = Corpus(list(load_documents([folder]).documents))
     windows = make_windows(corpus, size=config.window.size, overlap=config.window.overlap)
-    fast, reference = (Bm25Index(corpus, windows, backend=backend, k1=config.index.k1, b=config.index.b)
+    fast, reference = (Bm25Index(corpus, windows, bm25=Bm25Settings(backend, config.index.k1, config.index.b))
                        for backend in ("bm25s", "rank-bm25"))
     return corpus, windows, fast, reference
 
@@ -97,7 +97,7 @@ def test_the_score_matrix_is_the_one_bm25s_builds_bit_for_bit(folder: Path) -> N
     config = load_config()
     ours_corpus, theirs_corpus = (Corpus(list(load_documents([folder]).documents)) for _ in range(2))
     windows = make_windows(ours_corpus, size=config.window.size, overlap=config.window.overlap)
-    ours = Bm25Index(ours_corpus, windows, k1=config.index.k1, b=config.index.b)
+    ours = Bm25Index(ours_corpus, windows, bm25=Bm25Settings("bm25s", config.index.k1, config.index.b))
     ours.build()
     theirs = bm25s.BM25(k1=config.index.k1, b=config.index.b)
     theirs.index(([theirs_corpus.sources[w.doc].ids[w.start:w.end].tolist() for w in windows], theirs_corpus.vocab),

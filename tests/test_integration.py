@@ -6,11 +6,12 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import TINY_CORPUS
 
 import quoteverify
-from conftest import TINY_CORPUS
-from quoteverify.embed import DEFAULT_MODEL, SentenceTransformerEmbedder, cosines
-from quoteverify.rows import jsonl_bytes
+from quoteverify.judge.embed import DEFAULT_MODEL, SentenceTransformerEmbedder, cosines
+from quoteverify.model.errors import ConfigError
+from quoteverify.model.rows import jsonl_bytes
 
 SOURCE = "The council sent a boat, but it arrived two days later, when everything\r\nwas already over."
 PARAPHRASE = "The council did send a boat, but it only turned up two days afterwards, when it was all finished."
@@ -47,8 +48,8 @@ def test_real_model_scores_a_paraphrase(monkeypatch: pytest.MonkeyPatch) -> None
 
 _IN_A_PROCESS = """
 import sys
-from quoteverify.embed import SentenceTransformerEmbedder
-from quoteverify.errors import ConfigError
+from quoteverify.judge.embed import SentenceTransformerEmbedder
+from quoteverify.model.errors import ConfigError
 missing = SentenceTransformerEmbedder("/nonexistent/model", threads=2)
 missing.warm()
 try:
@@ -79,7 +80,7 @@ def test_the_real_model_on_a_two_worker_local_cluster(tmp_path: Path) -> None:
     """Each worker loads the model itself (in the background, while it prepares its shard); the cosines
     and so the results are those of the in-process run."""
     pytest.importorskip("distributed")
-    from quoteverify.cluster import run_on_cluster
+    from quoteverify.pipeline.cluster.client import run_on_cluster
 
     quotes = [{"quote_id": "p", "quote": PARAPHRASE, "document": "interview-03"},
               {"quote_id": "u", "quote": UNRELATED, "document": ""},

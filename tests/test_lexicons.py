@@ -15,10 +15,10 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from quoteverify.language import detect, known_codes
-from quoteverify.lexicon import MEANING_CLASSES, _folder, languages, lexicon_for
-from quoteverify.normalize import normalize
-from quoteverify.tokenize import all_tokens, word_tokens
+from quoteverify.model.lexicon import MEANING_CLASSES, _folder, languages, lexicon_for
+from quoteverify.sources.language import detect, known_codes
+from quoteverify.sources.normalize import normalize
+from quoteverify.sources.tokenize import all_tokens, word_tokens
 
 NEW = ("de", "fr", "es", "it", "pt", "nl")
 
@@ -156,7 +156,7 @@ def test_every_file_has_exactly_the_keys_of_english() -> None:
 def test_the_real_word_test_has_a_word_list_for_every_language() -> None:
     from wordfreq import available_languages
 
-    from quoteverify.lexicon import is_word
+    from quoteverify.model.lexicon import is_word
 
     real = {"de": "unterstützt", "fr": "personnel", "es": "acuerdo", "it": "governo", "pt": "verdade",
             "nl": "bedoeling", "en": "support"}

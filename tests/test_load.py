@@ -6,8 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from quoteverify.errors import InputError
-from quoteverify.load import DOCUMENT_SUFFIXES, coerce_quotes, load_documents, load_quotes
+from quoteverify.model.errors import InputError
+from quoteverify.model.types import Document
+from quoteverify.plumbing.archive import ArchiveLimits
+from quoteverify.sources.documents import DOCUMENT_SUFFIXES, load_documents, read_documents
+from quoteverify.sources.quotes import coerce_quotes, load_quotes, read_quotes
 
 
 def write(path: Path, text: str, encoding: str = "utf-8") -> Path:
@@ -270,3 +273,36 @@ def test_folder_without_documents(tmp_path: Path) -> None:
     with pytest.raises(InputError) as error:
         load_documents([tmp_path])
     assert str(error.value) == f"{tmp_path}: no {'/'.join(DOCUMENT_SUFFIXES)} documents in this folder"
+
+
+def _given_documents(tmp_path: Path) -> dict[str, object]:
+    (tmp_path / "b.txt").write_text("Speaker 1: the second document.\n", encoding="utf-8")
+    (tmp_path / "a.txt").write_text("Speaker 1: the first document.\n", encoding="utf-8")
+    return {"a folder": tmp_path, "paths": [str(tmp_path / "b.txt"), tmp_path / "a.txt"],
+            "a mapping": {"b": "the second document.", "a": "the first document."},
+            "documents": [Document("b", "", "the second document.", "x"), Document("a", "", "the first.", "y")]}
+
+
+@pytest.mark.parametrize("form, ids", [("a folder", ["a", "b"]), ("paths", ["a", "b"]), ("a mapping", ["a", "b"]),
+                                       ("documents", ["a", "b"])])
+def test_documents_are_read_however_they_are_given(tmp_path: Path, form: str, ids: list[str]) -> None:
+    loaded = read_documents(_given_documents(tmp_path)[form], ArchiveLimits.of())
+    assert [d.doc_id for d in loaded.documents] == ids
+
+
+def test_a_mix_of_paths_and_documents_is_refused_in_one_line(tmp_path: Path) -> None:
+    given = _given_documents(tmp_path)
+    with pytest.raises(InputError) as raised:
+        read_documents([*given["documents"], *given["paths"]], ArchiveLimits.of())
+    assert str(raised.value) == ("documents: give paths of files and folders, or Document objects, not a mix of them "
+                                 "or anything else")
+
+
+@pytest.mark.parametrize("quotes, expected", [
+    (["one quote", "another"], (("row1", "one quote"), ("row2", "another"))),
+    ([{"quote": "x", "quote_id": "q7"}], (("q7", "x"),)),
+])
+def test_quotes_given_in_python_have_no_table(quotes, expected) -> None:
+    table = read_quotes(quotes, {}, ArchiveLimits.of())
+    assert tuple((q.quote_id, q.text) for q in table.quotes) == expected
+    assert (table.columns, table.sha256, table.warnings) == ((), "", ())

@@ -17,15 +17,15 @@ from click.testing import CliRunner
 from conftest import NO_EMBED
 
 import quoteverify
-from quoteverify.application import build_manifest, changed_inputs, rerun, write_manifest
+from quoteverify.app.repeat import build_manifest, changed_inputs, rerun, write_manifest
 from quoteverify.cli import main
-from quoteverify.config import load_config
-from quoteverify.embed import DEFAULT_MODEL, model_path
-from quoteverify.errors import InputError
-from quoteverify.load import load_quotes
-from quoteverify.manifest import Embedding, InputChange, read_manifest
-from quoteverify.rows import csv_bytes, jsonl_bytes
-from quoteverify.types import MATCH_TYPES, SEVERITIES, STATUSES
+from quoteverify.judge.embed import DEFAULT_MODEL, model_path
+from quoteverify.model.config import load_config
+from quoteverify.model.errors import InputError
+from quoteverify.model.rows import csv_bytes, jsonl_bytes
+from quoteverify.model.types import MATCH_TYPES, SEVERITIES, STATUSES
+from quoteverify.plumbing.manifest import Embedding, InputChange, read_manifest
+from quoteverify.sources.quotes import load_quotes
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "data" / "example"
@@ -130,8 +130,8 @@ def test_manifest_of_a_fake_embedder_has_no_weights(corpus_dir, fake_embedder):
 
 
 def test_manifest_does_not_import_torch():
-    code = ("import sys; from quoteverify.manifest import environment; "
-            "from quoteverify.application import embedding_record; environment(); embedding_record('all-MiniLM-L6-v2'); assert 'torch' not in sys.modules, 'torch imported'")
+    code = ("import sys; from quoteverify.plumbing.manifest import environment; "
+            "from quoteverify.app.repeat import embedding_record; environment(); embedding_record('all-MiniLM-L6-v2'); assert 'torch' not in sys.modules, 'torch imported'")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

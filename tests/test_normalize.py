@@ -4,8 +4,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from quoteverify.normalize import normalize
-from quoteverify.tokenize import word_tokens
+from quoteverify.sources.normalize import normalize
+from quoteverify.sources.tokenize import word_tokens
 
 # (original, normalized): what quotes and transcripts really contain.
 CASES = [

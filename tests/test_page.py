@@ -11,12 +11,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from quoteverify.app.decision_files import read_decisions
+from quoteverify.app.review import fingerprint, read_review
 from quoteverify.cli import main
-from quoteverify.decisions import read_decisions
-from quoteverify.errors import InputError
 from quoteverify.export.page import load_results, render_page, run_fingerprint, script_json
-from quoteverify.review import fingerprint, read_review
-from quoteverify.types import QuoteResult, triage_key
+from quoteverify.model.errors import InputError
+from quoteverify.model.types import QuoteResult, triage_key
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "data" / "example"

@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from quoteverify.app.review import read_review
 from quoteverify.cli import main
 from quoteverify.export.page import load_results, write_page
-from quoteverify.review import read_review
-from quoteverify.types import QuoteResult, triage_order
+from quoteverify.model.types import QuoteResult, triage_order
 
 sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed: pip install -e '.[test]'")
 
@@ -329,7 +329,7 @@ def test_severity_badge_filter_codes_and_guide(browser, tmp_path):
     """A review's severity is a badge and a filter; a QDA segment's codes (or a quote's finding) show on its card;
     the page carries the guide the workbook and the README give; a hard line wrap is not coloured."""
     from quoteverify.export import guide
-    from quoteverify.types import Difference
+    from quoteverify.model.types import Difference
 
     wrap = Difference("normalization", "car at the end", "car at\nthe end")
     results = [QuoteResult("q1", "We lost fifty.", 2, status="review", severity="high", match_type="altered",

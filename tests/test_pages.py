@@ -1,4 +1,4 @@
-"""Pages and page furniture (quoteverify.pages): found by structure, never by a list of headers; what is
+"""Pages and page furniture (quoteverify.sources.pages): found by structure, never by a list of headers; what is
 furniture is left out of matching; every located result names its page."""
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ from hypothesis import strategies as st
 from paged_documents import body_lines, book_page, laid_out, line, pdf
 
 import quoteverify
-from quoteverify.cache import Cache
-from quoteverify.corpus import normalize_pages, prepare_document
-from quoteverify.formats import extract
-from quoteverify.normalize import normalize
-from quoteverify.pages import FURNITURE, JOIN, MARKER, NOTE, Pages, page_structure
-from quoteverify.tokenize import word_tokens
-from quoteverify.types import Document
+from quoteverify.model.types import Document
+from quoteverify.plumbing.cache import Cache
+from quoteverify.sources.corpus import normalize_pages, prepare_document
+from quoteverify.sources.formats import extract
+from quoteverify.sources.normalize import normalize
+from quoteverify.sources.pages import FURNITURE, JOIN, MARKER, NOTE, Pages, page_structure
+from quoteverify.sources.tokenize import word_tokens
 
 
 def spans_of(pages: Pages, text: str, kind: int) -> list[str]:
@@ -264,7 +264,7 @@ def test_pdf_columns_read_across_are_reported(tmp_path: Path) -> None:
                                                  line(330, 720 - 14 * k, right[k][:40], 9))]
     path = tmp_path / "two-columns.pdf"
     path.write_bytes(pdf([page, page]))
-    loaded = quoteverify.load.load_documents([path])
+    loaded = quoteverify.sources.documents.load_documents([path])
     assert loaded.warnings == (f"{path}: the lines of two columns are read across on pages 1–2 (in the file) "
                                "(the PDF reader joins columns set side by side line by line); quotes there may "
                                "not be found as written: check them against the PDF",)
@@ -323,7 +323,7 @@ def test_pdf_footnotes_in_the_middle_of_the_text_are_reported_and_skipped(tmp_pa
     path = tmp_path / "notes.pdf"
     path.write_bytes(pdf([page, book_page(LINES[30:60], number=13, title="ALABAMA"),
                           book_page(LINES[60:90], number=14, title="SLAVE NARRATIVES")]))
-    loaded = quoteverify.load.load_documents([path])
+    loaded = quoteverify.sources.documents.load_documents([path])
     assert loaded.warnings == (f"{path}: footnotes come in the middle of the text on page 1 (in the file) as the "
                                "PDF reader gives it; they are left out of matching where their size sets them "
                                "apart, but check quotes there",)

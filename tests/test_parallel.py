@@ -2,12 +2,11 @@
 from __future__ import annotations
 
 import pytest
+from conftest import TINY_CORPUS
 
 import quoteverify
-from quoteverify import parallel
-from quoteverify.rows import jsonl_bytes
-
-from conftest import TINY_CORPUS
+from quoteverify.model.rows import jsonl_bytes
+from quoteverify.pipeline import parallel
 
 
 def _square(x: int) -> int:

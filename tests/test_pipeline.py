@@ -6,11 +6,11 @@ import json
 
 import numpy as np
 import pytest
+from conftest import NO_EMBED, TINY_CORPUS, FakeEmbedder, span_of
 
 import quoteverify
-from conftest import NO_EMBED, TINY_CORPUS, FakeEmbedder, span_of
-from quoteverify.rows import jsonl_bytes
-from quoteverify.types import Difference
+from quoteverify.model.rows import jsonl_bytes
+from quoteverify.model.types import Difference
 
 
 def check(quote: str, claimed: str = "", *, config=NO_EMBED, embedder=None) -> quoteverify.QuoteResult:

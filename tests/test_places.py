@@ -3,18 +3,17 @@ elsewhere; every place counted; a word quoted without the clitic the source give
 from __future__ import annotations
 
 import pytest
+from conftest import NO_EMBED
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 import quoteverify
-from quoteverify.config import as_config
-from quoteverify.corpus import Corpus, prepare_quote
-from quoteverify.lexicon import lexicon_for
-from quoteverify.places import exact_align
-from quoteverify.rules import Contract, clitic, cut_word
-from quoteverify.types import Document
-
-from conftest import NO_EMBED
+from quoteverify.judge.rules import Contract, clitic, cut_word
+from quoteverify.model.config import as_config
+from quoteverify.model.lexicon import lexicon_for
+from quoteverify.model.types import Document
+from quoteverify.search.places import exact_align
+from quoteverify.sources.corpus import Corpus, prepare_quote
 
 HEARING = ("COUNSEL: Mr. Doe, you took an oath when you joined the board.\n"
            "CHAIRMAN: Before we go on: he took an oath, and so did I.\n"

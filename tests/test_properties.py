@@ -5,18 +5,18 @@ import itertools
 from types import SimpleNamespace
 
 import numpy as np
+from conftest import NO_EMBED, TINY_CORPUS
 from hypothesis import HealthCheck, assume, given, note, settings
 from hypothesis import strategies as st
 from rapidfuzz import fuzz
 
 import quoteverify
-from conftest import NO_EMBED, TINY_CORPUS
-from quoteverify.align import _dp, _trace
-from quoteverify.config import load_config
-from quoteverify.corpus import EDITORIAL
-from quoteverify.lexicon import lexicon_for
-from quoteverify.normalize import normalize
-from quoteverify.tokenize import word_tokens
+from quoteverify.model.config import load_config
+from quoteverify.model.lexicon import lexicon_for
+from quoteverify.search.align import Sides, _dp, _trace
+from quoteverify.sources.corpus import EDITORIAL
+from quoteverify.sources.normalize import normalize
+from quoteverify.sources.tokenize import word_tokens
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -123,7 +123,7 @@ def arrays(q, q_weak, d, d_weak):
 @given(dp_inputs(), st.booleans())
 def test_dp_equals_the_reference_recurrence(inputs, local) -> None:
     q, q_weak, d, d_weak, p = inputs
-    H = _dp(*arrays(q, q_weak, d, d_weak), p, local=local)
+    H = _dp(Sides(*arrays(q, q_weak, d, d_weak)), p, local=local)
     assert H.tolist() == ref_dp(q, q_weak, d, d_weak, p, local=local)
 
 
@@ -132,7 +132,7 @@ def test_dp_equals_the_reference_recurrence(inputs, local) -> None:
 def test_dp_optimum_equals_every_path_enumerated(inputs, local) -> None:
     q, q_weak, d, d_weak, p = inputs
     assume(q)
-    H = _dp(*arrays(q, q_weak, d, d_weak), p, local=local)
+    H = _dp(Sides(*arrays(q, q_weak, d, d_weak)), p, local=local)
     best = int(H.max()) if local else int(H[-1].max())
     assert best == brute_force_best(q, q_weak, d, d_weak, p, local=local)
 
@@ -143,12 +143,12 @@ def test_trace_never_fails_and_finds_an_optimal_stretch(inputs, local) -> None:
     q, q_weak, d, d_weak, p = inputs
     assume(q and d)
     a = arrays(q, q_weak, d, d_weak)
-    H = _dp(*a, p, local=local)
+    H = _dp(Sides(*a), p, local=local)
     if local:
         i, j = divmod(int(np.argmax(H)), H.shape[1])
     else:
         i, j = len(q), int(np.argmax(H[-1]))
-    i0, j0, matched = _trace(H, *a, p, i, j, local=local)
+    i0, j0, matched = _trace(H, Sides(*a), p, i, j, local=local)
     assert 0 <= i0 <= i and 0 <= j0 <= j
     assert 0 <= matched <= min(i - i0, j - j0)
     assert matched <= sum(1 for x in q[i0:i] if x in d[j0:j])

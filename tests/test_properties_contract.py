@@ -7,14 +7,14 @@
 """
 from __future__ import annotations
 
+from conftest import NO_EMBED
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from wordfreq import zipf_frequency
 
 import quoteverify
-from conftest import NO_EMBED
-from quoteverify.config import load_config
-from quoteverify.rules import Contract, slip
+from quoteverify.judge.rules import Contract, slip
+from quoteverify.model.config import load_config
 
 CONFIG = load_config(overrides=NO_EMBED)
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])

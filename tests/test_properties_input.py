@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import quoteverify
-from quoteverify.load import load_quotes
-from quoteverify.normalize import normalize
-from quoteverify.rows import csv_bytes, jsonl_bytes
-from quoteverify.tokenize import word_tokens
-from quoteverify.types import MATCH_TYPES, STATUSES
+from quoteverify.model.rows import csv_bytes, jsonl_bytes
+from quoteverify.model.types import MATCH_TYPES, STATUSES
+from quoteverify.sources.normalize import normalize
+from quoteverify.sources.quotes import load_quotes
+from quoteverify.sources.tokenize import word_tokens
 
 NO_EMBED = {"embed": {"enabled": False}}
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

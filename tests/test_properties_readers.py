@@ -18,19 +18,20 @@ from conftest import TINY_CORPUS
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from quoteverify.app.decision_files import read_decisions
+from quoteverify.app.extract import extract_quotes
+from quoteverify.app.review import read_review
+from quoteverify.app.store import open_store
 from quoteverify.cli import main
-from quoteverify.config import load_config
-from quoteverify.decisions import read_decisions
-from quoteverify.decoders import csv_rows, decode_text, json_loads, record_of, yaml_load
-from quoteverify.errors import QuoteverifyError
 from quoteverify.export.page import load_results
-from quoteverify.extract import extract_quotes
-from quoteverify.load import load_documents, load_quotes
-from quoteverify.manifest import read_manifest
-from quoteverify.qdpx import read_qdpx
-from quoteverify.review import read_review
-from quoteverify.store import open_store
-from quoteverify.types import QuoteResult
+from quoteverify.model.config import load_config
+from quoteverify.model.decoders import csv_rows, decode_text, json_loads, record_of, yaml_load
+from quoteverify.model.errors import QuoteverifyError
+from quoteverify.model.types import QuoteResult
+from quoteverify.plumbing.manifest import read_manifest
+from quoteverify.sources.documents import load_documents
+from quoteverify.sources.qdpx import read_qdpx
+from quoteverify.sources.quotes import load_quotes
 
 SETTINGS = settings(max_examples=80, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -202,7 +203,7 @@ def test_a_file_quoteverify_wrote_with_any_value_replaced_reads_or_says_why(writ
 @SETTINGS
 @given(where=st.lists(st.integers(0, 50), max_size=3), value=JSON_VALUES)
 def test_a_config_with_any_value_replaced_loads_or_says_why(tmp_path_factory, where: list[int], value: Any) -> None:
-    from quoteverify.config import default_path
+    from quoteverify.model.config import default_path
 
     original = yaml.safe_load(default_path().read_text(encoding="utf-8"))
     path = tmp_path_factory.mktemp("config") / "config.yaml"

@@ -13,13 +13,13 @@ from xml.sax.saxutils import escape, quoteattr
 
 import pytest
 from click.testing import CliRunner
+from conftest import NO_EMBED
 
 import quoteverify
-from conftest import NO_EMBED
 from quoteverify.cli import main
-from quoteverify.errors import InputError
-from quoteverify.load import load_quotes
-from quoteverify.qdpx import Convention, read_qdpx
+from quoteverify.model.errors import InputError
+from quoteverify.sources.qdpx import Convention, read_qdpx
+from quoteverify.sources.quotes import load_quotes
 
 WORDS = ("clinic budget nurses volunteers committee paperwork ministry training patients shifts weekend "
          "evening sessions manager council boat flood children neighbours water funding staff money "
@@ -255,7 +255,7 @@ def test_bad_projects_are_one_line_errors(tmp_path: Path, build, message: str) -
 
 
 def test_a_zip_bomb_is_refused_before_unzipping(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import quoteverify.qdpx as qdpx
+    import quoteverify.sources.qdpx as qdpx
 
     path, _, _ = project(tmp_path, NVIVO, sentences=4)
     monkeypatch.setattr(qdpx, "MAX_UNZIPPED", 1000)
@@ -319,7 +319,7 @@ def test_a_docx_source(tmp_path: Path) -> None:
     """A source the project holds only as .docx (richTextPath) is read through the docx reader."""
     import docx
 
-    from quoteverify.formats import extract
+    from quoteverify.sources.formats import extract
 
     document = docx.Document()
     for line in ("Interviewer: How did the year go?", "Maria: The committee did not approve the budget until March."):
@@ -396,7 +396,7 @@ def test_a_video_title_opening_a_source_is_no_speaker(tmp_path: Path) -> None:
     ("Maria: I was born.\nInterviewer: And?\nMaria: so we farmed.\n", "Maria: I was born", "Maria"),
 ])
 def test_title_line_or_speaker(text: str, title: str, speaker: str) -> None:
-    from quoteverify.turns import Turns
+    from quoteverify.sources.turns import Turns
 
     turn = Turns(text, title=title).at(text.index("so we farmed"))
     assert (turn.speaker if turn else "") == speaker

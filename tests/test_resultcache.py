@@ -5,12 +5,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import NO_EMBED, TINY_CORPUS, FakeEmbedder
 
 import quoteverify
-from quoteverify.align import Aligner
-from quoteverify.rows import jsonl_bytes
-
-from conftest import NO_EMBED, TINY_CORPUS, FakeEmbedder
+from quoteverify.model.rows import jsonl_bytes
+from quoteverify.search.align import Aligner
 
 # One verbatim quote (the fast path settles it) and five the aligner works on (v2 is found elsewhere than claimed).
 QUOTES = [
@@ -64,7 +63,7 @@ def test_an_edited_document_aligns_the_non_verbatim_quotes_again(tmp_path: Path,
                                                                  monkeypatch) -> None:
     # BM25 weights (and bm25_score) depend on every document: the slow path's results may all change.
     # A verbatim quote's result reads only the document it is in.
-    from quoteverify import pipeline
+    from quoteverify.pipeline import stages as pipeline
 
     compared: list[str] = []
     original = pipeline.compare

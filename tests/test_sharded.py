@@ -6,11 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from quoteverify.config import as_config
-from quoteverify.corpus import Corpus, prepare_quote
-from quoteverify.places import ExactSummary, exact_align, exact_summary
-from quoteverify.sharded import pick_exact
-from quoteverify.types import Document
+from quoteverify.model.config import as_config
+from quoteverify.model.types import Document
+from quoteverify.pipeline.cluster.shards import pick_exact
+from quoteverify.search.places import ExactSummary, exact_align, exact_summary
+from quoteverify.sources.corpus import Corpus, prepare_quote
 
 WORDS = "the flood came fast we lost the roof and the council sent a boat to the school".split()
 
@@ -88,8 +88,8 @@ def test_a_claimed_speaker_picks_the_document_where_they_say_it() -> None:
 
 
 def _indexed(docs: list[Document], stats=None):
-    from quoteverify.index import Bm25Index
-    from quoteverify.window import make_windows
+    from quoteverify.search.index import Bm25Index
+    from quoteverify.search.window import make_windows
 
     corpus = Corpus(docs)
     index = Bm25Index(corpus, make_windows(corpus, size=16, overlap=0.25), stats=stats)
@@ -106,7 +106,7 @@ def _texts(rng: random.Random, n: int) -> list[Document]:
 def test_every_window_of_a_shard_scores_to_the_bit_what_it_scores_in_the_whole_index(seed: int) -> None:
     import numpy as np
 
-    from quoteverify.index import Bm25Stats
+    from quoteverify.search.index import Bm25Stats
 
     rng = random.Random(seed)
     docs = _texts(rng, 9)
@@ -129,9 +129,9 @@ def test_a_gathered_corpus_scores_from_the_pieces_as_the_whole_index(seed: int) 
     every window bit for bit as the whole corpus's index does, and retrieve the same windows."""
     import numpy as np
 
-    from quoteverify.index import Bm25Index
-    from quoteverify.sharded import _Postings
-    from quoteverify.window import make_windows
+    from quoteverify.pipeline.cluster.worker import JoinedPostings
+    from quoteverify.search.index import Bm25Index
+    from quoteverify.search.window import make_windows
 
     rng = random.Random(seed)
     docs = _texts(rng, 8)
@@ -154,7 +154,7 @@ def test_a_gathered_corpus_scores_from_the_pieces_as_the_whole_index(seed: int) 
             pieces.append((index, 0, len(index)))
     gathered = Corpus([docs[k] for k in members])
     index = Bm25Index(gathered, make_windows(gathered, size=16, overlap=0.25), stats=stats)
-    index.score_with(_Postings(pieces, vocab))
+    index.score_with(JoinedPostings([(piece.entries(vocab), a, b) for piece, a, b in pieces], vocab))
     mine = np.isin(whole.win_doc, members)
     for _ in range(25):
         query = [rng.choice(WORDS + ["nowhere"]) for _ in range(rng.randint(1, 12))]

@@ -17,15 +17,14 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from conftest import NO_EMBED
 
 import quoteverify
+from quoteverify.app.repeat import recheck
+from quoteverify.app.store import CorpusFile, StoreError, open_store
 from quoteverify.cli import main
-from quoteverify.application import recheck
 from quoteverify.export.escalation import escalation_bytes
-from quoteverify.store import CorpusFile, StoreError, open_store
-from quoteverify.types import ESCALATION_COLUMNS, Escalation, Quote
-
-from conftest import NO_EMBED
+from quoteverify.model.types import ESCALATION_COLUMNS, Escalation, Quote
 
 QUOTES = [
     {"quote_id": "q1", "quote": "The committee did not approve the budget until March.", "document": "interview-01",

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from quoteverify.normalize import normalize
-from quoteverify.tokenize import all_tokens, quote_parts, word_tokens
+from quoteverify.sources.normalize import normalize
+from quoteverify.sources.tokenize import all_tokens, quote_parts, word_tokens
 
 
 def words(text: str) -> list[str]:

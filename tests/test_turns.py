@@ -2,11 +2,10 @@
 from __future__ import annotations
 
 import pytest
+from conftest import NO_EMBED, span_of
 
 import quoteverify
-from quoteverify.turns import Label, Turns, label_of, same_speaker, speaker_key
-
-from conftest import NO_EMBED, span_of
+from quoteverify.sources.turns import Label, Turns, label_of, same_speaker, speaker_key
 
 
 @pytest.mark.parametrize(("line", "label"), [
@@ -138,7 +137,7 @@ def test_speakers_a_span_runs_across() -> None:
 
 
 def test_cues_are_the_turns_when_given() -> None:
-    cues = (quoteverify.types.Turn(0, "Maria", "00:00:01.000", 0), quoteverify.types.Turn(6, "", "00:00:02.000", 6))
+    cues = (quoteverify.model.types.Turn(0, "Maria", "00:00:01.000", 0), quoteverify.model.types.Turn(6, "", "00:00:02.000", 6))
     turns = Turns("Hello\nthere\n", cues=cues)
     assert turns.at(7) == cues[1]
     assert turns.speakers([(0, 11)]) == ("Maria",)

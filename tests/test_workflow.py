@@ -9,15 +9,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from click.testing import CliRunner, Result
+from conftest import NO_EMBED, TINY_CORPUS
 
 import quoteverify
 from quoteverify import commands
-from conftest import NO_EMBED, TINY_CORPUS
 from quoteverify.cli import main
-from quoteverify.errors import InputError
-from quoteverify.load import check_claims, load_quotes
+from quoteverify.model.errors import InputError
+from quoteverify.model.types import Quote
+from quoteverify.sources.quotes import check_claims, load_quotes
 from quoteverify.terminal import ProgressBar
-from quoteverify.types import Quote
 
 MARIA = "The committee did not approve the budget until March."
 JAMES = "Three days is not enough to learn a new system."
@@ -234,7 +234,7 @@ def test_no_loading_bar_when_stderr_is_not_a_terminal() -> None:
     import subprocess
     import sys
 
-    code = ("from quoteverify.embed import SentenceTransformerEmbedder\n"
+    code = ("from quoteverify.judge.embed import SentenceTransformerEmbedder\n"
             "print(SentenceTransformerEmbedder().encode(['a test']).shape)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert done.stdout == "(1, 384)\n", done.stderr
@@ -320,7 +320,7 @@ def test_a_list_of_quotes_in_txt_is_still_a_quote_table(tmp_path: Path) -> None:
 def test_workbook_shows_claims_context_and_own_columns(corpus_dir: Path, tmp_path: Path) -> None:
     import openpyxl
 
-    from quoteverify.review import read_review
+    from quoteverify.app.review import read_review
 
     table = write(tmp_path / "q.csv", "quote_id,quote,speaker,document,context,coder,status\n"
                   f"q1,{MARIA},James,interview-01.txt,line 12: as one manager put it [quote] and so,AB,draft\n")

@@ -10,7 +10,6 @@ Meaning-change quotes differ from their passage (an excerpt, a verbatim cut, dif
 cross-speaker passages cross a speaker label. Genuine quotes are checked for the one permitted difference.
 """
 import csv
-import difflib
 import json
 import os
 import re

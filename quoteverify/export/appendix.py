@@ -13,14 +13,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..display import utf8
-from ..errors import InputError, OutputError
-from ..guard import marked
-from ..manifest import Manifest, Summary, summarize
-from ..rows import results_file_bytes, results_from_jsonl
-from ..transaction import write_bytes_atomic
-from ..types import MATCH_TYPES, Findings, QuoteResult
-from ..wording import plural
+from ..model.errors import InputError, OutputError
+from ..model.rows import results_file_bytes, results_from_jsonl
+from ..model.text import plural, utf8
+from ..model.types import MATCH_TYPES, Findings, QuoteResult
+from ..plumbing.guard import marked
+from ..plumbing.manifest import Manifest, Summary, summarize
+from ..plumbing.transaction import write_bytes_atomic
 
 APPENDIX_FORMATS = {".md": "markdown", ".markdown": "markdown", ".tex": "latex"}
 TABLE_HEADER = ("Quote", "Document", "Location", "Status", "Match type")
@@ -75,7 +74,7 @@ def _latex_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
 
 
 # Each starts with the mark of quoteverify's outputs, in a comment: an appendix saved among the transcripts is
-# never read as one (quoteverify.guard).
+# never read as one (quoteverify.plumbing.guard).
 _STYLES = {
     "markdown": _Style(escape=markdown_escape, code=lambda s: f"`{s}`", heading=lambda s: f"## {markdown_escape(s)}",
                        table=_markdown_table, preamble=f"<!-- {marked('appendix')} -->"),
@@ -306,7 +305,7 @@ def render_appendix(results: list[QuoteResult], manifest: Manifest, *, style: st
     """The appendix text: a heading, the methods paragraph, the results paragraph and the table of quotes.
 
     ``style`` is ``markdown`` or ``latex``; ``manifest_name`` is how the text refers to the manifest file;
-    ``findings`` (quoteverify.findings.summarize_findings) add a section when the quotes cite any.
+    ``findings`` (quoteverify.app.support.summarize_findings) add a section when the quotes cite any.
     """
     s = _STYLES[style]
     caption = ("One row per quote, in the order of the quote table. The location is the page (where the source "

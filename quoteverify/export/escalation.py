@@ -1,4 +1,4 @@
-"""The escalation list of a recheck (quoteverify.application.recheck) as CSV or JSON."""
+"""The escalation list of a recheck (quoteverify.app.repeat.recheck) as CSV or JSON."""
 from __future__ import annotations
 
 import json
@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
-from ..display import utf8
-from ..guard import check_output_path
-from ..rows import csv_text
-from ..transaction import write_bytes_atomic
-from ..types import ESCALATION_COLUMNS, Escalation
+from ..model.rows import csv_text
+from ..model.text import utf8
+from ..model.types import ESCALATION_COLUMNS, Escalation
+from ..plumbing.guard import check_output_path
+from ..plumbing.transaction import write_bytes_atomic
 
 ESCALATION_FORMATS = (".csv", ".json")
 

@@ -18,18 +18,16 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from ..display import displayable
-from ..types import (
-    BENIGN,
+from ..model.text import displayable, place
+from ..model.types import (
     DECISIONS,
-    EDITS,
     FINDING_COLUMNS,
-    LOAD_BEARING,
     MATCH_TYPES,
     QUOTES_SHEET,
     SEVERITIES,
     STATUSES,
     Difference,
+    DifferenceKind,
     Finding,
     Findings,
     QuoteResult,
@@ -38,9 +36,9 @@ from ..types import (
     count_by_status,
     fingerprint,
     triage_order,
+    weight,
 )
-from ..version import __version__
-from ..wording import place
+from ..model.version import __version__
 from . import guide
 
 FINDINGS_SHEET = "Findings"
@@ -155,7 +153,7 @@ def _user_columns(results: list[QuoteResult]) -> tuple[Column, ...]:
 
 def write_workbook(path, results: list[QuoteResult], *, run=None, findings: Findings | None = None) -> None:
     """Write the triage workbook for ``results``; ``run`` (a pipeline Run) fills the Method sheet, and
-    ``findings`` (quoteverify.findings.summarize_findings) the Findings sheet when the quotes cite any."""
+    ``findings`` (quoteverify.app.support.summarize_findings) the Findings sheet when the quotes cite any."""
     # openpyxl takes half a second to import; only workbooks need it.
     from openpyxl import Workbook
 
@@ -244,15 +242,7 @@ class Highlight:
 
     start: int
     end: int
-    kind: str
-
-
-def _severity(kind: str) -> str:
-    if kind in LOAD_BEARING:
-        return "load-bearing"
-    if kind in BENIGN or kind in EDITS:
-        return "benign"
-    return "changed"
+    kind: DifferenceKind
 
 
 def _is_word(char: str) -> bool:
@@ -276,7 +266,7 @@ def _find(text: str, fragment: str, start: int) -> int:
     return -1
 
 
-def highlights(text: str, fragments: Iterable[tuple[str, str]]) -> list[Highlight]:
+def highlights(text: str, fragments: Iterable[tuple[str, DifferenceKind]]) -> list[Highlight]:
     """Where each (fragment, kind) occurs in ``text``, searched in order, without overlaps.
 
     Differences come in text order, so each is looked for after the previous one
@@ -305,7 +295,7 @@ def shown_differences(differences: Iterable[Difference]) -> list[Difference]:
     return [d for d in differences if d.kind != "normalization" or d.quote_text.split() != d.source_text.split()]
 
 
-def _rich(text: str, fragments: list[tuple[str, str]], styles: _Styles):
+def _rich(text: str, fragments: list[tuple[str, DifferenceKind]], styles: _Styles):
     """The cell value for ``text`` with its differing passages highlighted (plain text if none)."""
     # openpyxl takes half a second to import; only workbooks need it.
     from openpyxl.cell.rich_text import CellRichText, TextBlock
@@ -323,7 +313,7 @@ def _rich(text: str, fragments: list[tuple[str, str]], styles: _Styles):
             continue
         if start > position:
             parts.append(kept[position:start])
-        parts.append(TextBlock(styles.highlight[_severity(span.kind)], kept[start:end]))
+        parts.append(TextBlock(styles.highlight[weight(span.kind)], kept[start:end]))
         position = end
     if position < len(kept):
         parts.append(kept[position:])

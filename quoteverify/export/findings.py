@@ -1,17 +1,16 @@
-"""The findings (quoteverify.findings) as files: the table (CSV/JSONL), the claim cards (JSONL) and a
-Markdown report. They take the findings as data; the rules that make them stay in quoteverify.findings."""
+"""The findings (quoteverify.app.support) as files: the table (CSV/JSONL), the claim cards (JSONL) and a
+Markdown report. They take the findings as data; the rules that make them stay in quoteverify.app.support."""
 from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ..display import utf8
-from ..guard import check_output_path, marked
-from ..rows import csv_text
-from ..transaction import write_bytes_atomic
-from ..types import FINDING_COLUMNS, ClaimCard, Finding, Findings, QuoteResult
-from ..wording import plural
+from ..model.rows import csv_text
+from ..model.text import plural, utf8
+from ..model.types import FINDING_COLUMNS, ClaimCard, Finding, Findings, QuoteResult
+from ..plumbing.guard import check_output_path, marked
+from ..plumbing.transaction import write_bytes_atomic
 from .appendix import markdown_escape
 
 FINDINGS_FORMATS = (".csv", ".jsonl")
@@ -44,7 +43,7 @@ def write_findings(path: str | Path, findings: Sequence[Finding]) -> None:
 
 
 def cards_bytes(cards: Sequence[ClaimCard]) -> bytes:
-    """The claim cards (quoteverify.findings.claim_cards) as JSONL, one card per line."""
+    """The claim cards (quoteverify.app.support.claim_cards) as JSONL, one card per line."""
     return utf8("".join(json.dumps(card.to_dict(), ensure_ascii=False) + "\n" for card in cards))
 
 
@@ -77,8 +76,8 @@ def _quote_line(result: QuoteResult) -> str:
 def render_report(results: Sequence[QuoteResult], summary: Findings) -> str:
     """A Markdown report: each finding, its label and confidence, and its quotes, unverified ones marked.
 
-    ``summary`` is what quoteverify.findings.summarize_findings made of ``results``."""
-    # The mark keeps a report written among the transcripts from being read as one (quoteverify.guard).
+    ``summary`` is what quoteverify.app.support.summarize_findings made of ``results``."""
+    # The mark keeps a report written among the transcripts from being read as one (quoteverify.plumbing.guard).
     title = f"<!-- {marked('report')} -->\n# Findings and their quotes"
     if not summary.findings:
         return f"{title}\n\nNo quote names a finding: the quote table has no `finding` column, or it is empty.\n"

@@ -6,7 +6,7 @@ these very sentences), so that the three never drift apart.
 """
 from __future__ import annotations
 
-from ..types import DECISIONS, SEVERITIES, STATUSES
+from ..model.types import DECISIONS, SEVERITIES, STATUSES
 
 STATUS_MEANING = {
     "verified": "Found in the source, and every difference is shown to be harmless (case, quotation marks, an "

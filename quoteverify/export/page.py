@@ -10,7 +10,7 @@ Cards are built as the reviewer scrolls, which keeps 5,000 quotes quick to open.
 The reviewer's decisions and notes are kept in the browser's localStorage
 under the run's fingerprint and saved as a decisions file (JSON or CSV) that
 ``quoteverify review`` and ``verify --previous`` read like a reviewed workbook
-(see quoteverify.decisions).
+(see quoteverify.app.decision_files).
 """
 from __future__ import annotations
 
@@ -23,31 +23,33 @@ from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-from ..display import utf8
-from ..errors import OutputError
-from ..guard import marked
-from ..rows import results_file_bytes, results_from_jsonl
-from ..transaction import write_bytes_atomic
-from ..types import (
+from ..model.errors import OutputError
+from ..model.rows import results_file_bytes, results_from_jsonl
+from ..model.text import other_places, place, utf8
+from ..model.types import (
     DECISIONS,
     MATCH_TYPES,
     SEVERITIES,
     STATUSES,
+    DifferenceKind,
     QuoteResult,
+    Weight,
     count_by_document,
     count_by_severity,
     count_by_status,
     document_label,
     fingerprint,
     triage_order,
+    weight,
 )
-from ..wording import other_places, place
+from ..plumbing.guard import marked
+from ..plumbing.transaction import write_bytes_atomic
 from . import guide
-from .excel import CHART_COLOURS, _severity, highlights, shown_differences
+from .excel import CHART_COLOURS, highlights, shown_differences
 
 PAGE_FORMATS = (".html",)
-# Severity of a highlighted passage, as the workbook colours it, in one letter to keep 5,000 quotes small.
-SEVERITY_CODES = {"load-bearing": "l", "changed": "c", "benign": "b"}
+# The weight of a highlighted passage, as the workbook colours it, in one letter to keep 5,000 quotes small.
+WEIGHT_CODES: dict[Weight, str] = {"load-bearing": "l", "changed": "c", "benign": "b"}
 # The summary chart: pixels.
 CHART_LABEL, CHART_BAR, CHART_ROW = 190, 420, 22
 
@@ -60,8 +62,8 @@ def run_fingerprint(results: Iterable[QuoteResult]) -> str:
     return digest.hexdigest()[:16]
 
 
-def _segments(text: str, fragments: list[tuple[str, str]]) -> list[Any]:
-    """``text`` cut into plain strings and [text, severity] pairs, highlighted as in the workbook.
+def _segments(text: str, fragments: list[tuple[str, DifferenceKind]]) -> list[Any]:
+    """``text`` cut into plain strings and [text, weight] pairs, highlighted as in the workbook.
 
     Pieces rather than offsets: Python counts code points and JavaScript UTF-16 units, so
     offsets would drift after the first emoji.
@@ -71,7 +73,7 @@ def _segments(text: str, fragments: list[tuple[str, str]]) -> list[Any]:
     for span in highlights(text, fragments):
         if span.start > position:
             parts.append(text[position:span.start])
-        parts.append([text[span.start:span.end], SEVERITY_CODES[_severity(span.kind)]])
+        parts.append([text[span.start:span.end], WEIGHT_CODES[weight(span.kind)]])
         position = span.end
     if position < len(text):
         parts.append(text[position:])

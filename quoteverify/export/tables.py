@@ -5,11 +5,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..errors import OutputError
-from ..rows import csv_bytes, jsonl_bytes
-from ..transaction import write_bytes_atomic
-from ..transaction import write_output as write_atomic
-from ..types import Findings, QuoteResult
+from ..model.errors import OutputError
+from ..model.rows import csv_bytes, jsonl_bytes
+from ..model.types import Findings, QuoteResult
+from ..plumbing.transaction import write_bytes_atomic
+from ..plumbing.transaction import write_output as write_atomic
 from .excel import write_workbook
 from .page import page_bytes
 

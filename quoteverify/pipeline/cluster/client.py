@@ -1,0 +1,249 @@
+"""verify() on a Dask cluster, as the client runs it: documents in shards, quotes checked on the workers.
+
+The documents are split by size into one shard per worker, prepared there and kept
+(quoteverify.pipeline.cluster.shards). The exact fast path runs on the shards and a reduce step picks the
+document the whole-corpus run finds; each quote it settles is checked on the shard that holds its
+document. The other quotes are ranked on every shard with the corpus-wide BM25 weights and checked on one
+worker against the documents they can match, gathered from the shards, until every shard confirms that
+none of its windows would have entered their retrievals (quoteverify.pipeline.cluster.gathering). When
+the whole corpus is no larger than ``cluster.gather_chars``, and for what cannot be gathered, the whole
+corpus is sent to every worker, each reads it once and keeps it (``WholeCorpusChecks``). A worker calls
+the same ``stages.check_quotes`` as the in-process run (quoteverify.pipeline.cluster.worker), so every
+result is the one the in-process run gives (README: "Beyond one machine").
+"""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ...judge.embed import Embedder
+from ...model.config import Config, ConfigGiven, as_config
+from ...model.types import Document, Progress, Quote, QuoteResult, Run
+from ...plumbing.cache import Cache
+from ...sources.documents import DocumentsGiven
+from ...sources.language import detect_quote_languages, with_languages
+from ...sources.turns import Turns, label_warnings
+from ..stages import QuoteLanguages, read_inputs
+from . import session
+from .gathering import check_in_rounds, documents_needed
+from .session import ClusterGiven, open_session
+from .shards import ShardSet, exact_owners, split
+from .worker import Checking, ChunkChecked, WorkerState, run_task
+
+if TYPE_CHECKING:
+    import distributed
+
+    from ...sources.quotes import QuotesGiven
+
+
+@dataclass
+class WholeCorpusChecks:
+    """Chunks of quotes being checked, every worker holding the whole corpus: the quotes' numbers in the
+    run, in the chunks' order, and the chunks' futures."""
+
+    quotes: list[int]
+    futures: list[distributed.Future]
+
+    def collect(self, progress: Callable[[int], None] | None) -> Found:
+        """The chunks' results by quote, their warnings, and the windows of the whole corpus, as they finish;
+        a failure there as one QuoteverifyError."""
+        # Dask is an optional extra and slow to import; only --cluster needs it.
+        from distributed import as_completed
+
+        order = {f.key: i for i, f in enumerate(self.futures)}
+        chunks: dict[int, ChunkChecked] = {}
+        done = 0
+        with session.failures("checking quotes"):
+            for future in as_completed(self.futures):
+                chunk = future.result()
+                chunks[order[future.key]] = chunk
+                done += len(chunk.results)
+                if progress:
+                    progress(done)
+        ordered = [chunks[i] for i in range(len(self.futures))]
+        results = [r for chunk in ordered for r in chunk.results]
+        return Found(dict(zip(self.quotes, results)), [w for chunk in ordered for w in chunk.warnings],
+                     max((chunk.windows for chunk in ordered), default=0))
+
+
+@dataclass
+class Found:
+    """Results by quote number, the warnings that came with them, and the windows of the corpus they were
+    checked against."""
+
+    results: dict[int, QuoteResult] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    windows: int = 0
+
+
+@dataclass(frozen=True)
+class ClusterRun:
+    """One run's work on a cluster: the client, the documents and quotes (with each quote's language as
+    given), and how the workers check them."""
+
+    client: distributed.Client
+    documents: tuple[Document, ...]
+    quotes: Sequence[Quote]
+    languages: Sequence[str]
+    checking: Checking
+    progress: Progress | None
+
+
+def start_whole_corpus_checks(run: ClusterRun, quotes: list[int], *, sharded: bool,
+                              index_on: str | None = None) -> WholeCorpusChecks:
+    """Start checking the quotes numbered ``quotes`` in chunks, every worker holding the whole corpus.
+    ``sharded``: the workers hold the documents in shards, prepared (into the cache) already;
+    ``index_on``: the worker to build the index (it has the least else to do)."""
+    client, documents, config, cache = run.client, run.documents, run.checking.config, run.checking.cache_dir
+    workers = max(1, len(client.scheduler_info().get("workers", {})))
+    size = max(config.cluster.min_chunk, -(-len(quotes) // (workers * config.cluster.chunks_per_worker)))
+    parts = [quotes[i:i + size] for i in range(0, len(quotes), size)]
+    if not parts:
+        return WholeCorpusChecks([], [])
+    docs = client.scatter(documents, broadcast=True)
+    ready = []
+    if cache is not None:
+        # With a cache the workers share, each prepares a shard of the documents and one builds the
+        # index, first; the others read both from the cache instead of doing the same work again.
+        done_shards = [] if sharded else [client.submit(run_task, WorkerState.prepare_documents, shard, cache,
+                                                        pure=False) for shard in split(documents, workers)]
+        ready = [client.submit(run_task, WorkerState.build_index, docs, config, cache, *done_shards, pure=False,
+                               priority=1, workers=index_on and [index_on])]
+    futures = [client.submit(run_task, WorkerState.check_chunk, docs,
+                             session.sent_ahead(client, [run.quotes[k] for k in part]),
+                             session.sent_ahead(client, [run.languages[k] for k in part]),
+                             run.checking, *ready, pure=False)
+               for part in parts]
+    return WholeCorpusChecks(quotes, futures)
+
+
+def _on_shards(run: ClusterRun, shards: ShardSet) -> tuple[Found, WholeCorpusChecks | None]:
+    """The quotes the shards settle, checked there (found word for word) or against the documents they
+    can match, gathered from the shards. When none is to be gathered, the others are checked against the
+    whole corpus meanwhile: those chunks come back to be collected."""
+    quote_list, config = run.quotes, run.checking.config
+    owners = exact_owners(shards, quote_list)
+    jobs = []
+    for s in range(len(shards.keys)):
+        mine = [k for k in sorted(owners.shard_of) if owners.shard_of[k] == s]
+        size = max(config.cluster.min_chunk, -(-len(mine) // config.cluster.chunks_per_worker))
+        for i in range(0, len(mine), size):
+            chunk = mine[i:i + size]
+            jobs.append((chunk, shards.on(s, WorkerState.check_on_shard, shards.keys[s],
+                                          [quote_list[k] for k in chunk], [run.languages[k] for k in chunk],
+                                          run.checking)))
+    need = documents_needed(shards, quote_list, owners)
+    whole = None
+    if not need:
+        # The rest are checked against the whole corpus while the shards check theirs; the index is built
+        # by the worker with the fewest quotes to check on its shard.
+        busy = [sum(owner == s for owner in owners.shard_of.values()) for s in range(len(shards.keys))]
+        whole = start_whole_corpus_checks(run, [k for k in range(len(quote_list)) if k not in owners.shard_of],
+                                          sharded=True, index_on=shards.addresses[busy.index(min(busy))])
+    found = Found()
+    for (chunk, _), (out, chunk_warnings) in zip(jobs, shards.settle("checking quotes", [f for _, f in jobs])):
+        found.results.update((k, r) for k, r in zip(chunk, out) if r is not None)
+        found.warnings += chunk_warnings
+    progress = run.progress
+    if progress:
+        progress(len(found.results), len(quote_list))
+    if need:
+        told = list(run.languages)
+        detect_quote_languages(shards.documents, quote_list, told, sorted(need), config.language)
+        settled = len(found.results)
+        gathered = check_in_rounds(shards, quote_list, QuoteLanguages(run.languages, told), need,
+                                  progress and (lambda done: progress(settled + done, len(quote_list))))
+        found.results.update(gathered.results)
+        found.warnings += gathered.warnings
+    return found, whole
+
+
+def _check_everywhere(run: ClusterRun) -> Found:
+    """Every quote checked on the cluster: results by quote, warnings, and the windows of the corpus."""
+    found = Found()
+    windows = [0, 0]  # the shards' together, the whole corpus's once a worker held it
+    on_shards = run.checking.config.cluster.sharded and bool(run.quotes and run.documents)
+    whole: WholeCorpusChecks | None = None
+    if on_shards:
+        shards = ShardSet(run.client, run.documents, run.checking)
+        windows[0] = sum(h.windows for h in shards.held)
+        found, whole = _on_shards(run, shards)
+
+    def collect(chunks: WholeCorpusChecks) -> None:
+        settled, progress, total = len(found.results), run.progress, len(run.quotes)
+        checked = chunks.collect(progress and (lambda done: progress(settled + done, total)))
+        found.results.update(checked.results)
+        found.warnings.extend(checked.warnings)
+        windows[1] = windows[1] or checked.windows
+
+    if whole is not None:  # begun against the whole corpus while the shards checked theirs
+        collect(whole)
+    rest = [k for k in range(len(run.quotes)) if k not in found.results]
+    if rest:
+        collect(start_whole_corpus_checks(run, rest, sharded=on_shards))
+    found.windows = windows[1] or windows[0]
+    return found
+
+
+def run_on_cluster(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = None, *,
+                   cluster: ClusterGiven, embedder: Embedder | None = None, progress: Progress | None = None,
+                   cache_dir: str | Path | None = None) -> Run:
+    """stages.run() with the quotes checked on a Dask cluster; the same Run, result for result.
+
+    ``cluster``: a ``--cluster`` value, a ClusterSpec, or a connected ``distributed.Client``.
+    With ``cluster.sharded`` (the default), the documents go in one shard per worker
+    (quoteverify.pipeline.cluster.shards); the quotes the shards cannot settle alone, and every quote
+    without it, are checked against the whole corpus. What each worker holds in its shards, it says when
+    asked (``WorkerState.holding``).
+    """
+    config = as_config(config)
+    timings: dict[str, float] = {}
+    cache = str(cache_dir) if cache_dir is not None else None
+    # The cluster is the parallelism: a worker process does not fork workers of its own.
+    checking = Checking(replace(config, align=replace(config.align, workers=1)), embedder, cache)
+    embeds = config.embed.enabled and embedder is None
+    connecting = open_session(cluster, config, embeds)  # a local cluster's fork server starts now
+    started = time.perf_counter()
+    read = _read(documents, quotes, config, Cache(cache))
+    timings["load"] = time.perf_counter() - started
+    with connecting as client:
+        if embeds:
+            # Each worker loads the model (seconds, less once the fork server has imported it) while the
+            # shards are made.
+            with session.failures("starting the workers"):
+                client.run(run_task, WorkerState.warm_embedder, checking)
+        clock = time.perf_counter()
+        run = ClusterRun(client, read.documents, read.quotes, read.languages, checking, progress)
+        found = _check_everywhere(run)
+        timings["cluster"] = time.perf_counter() - clock
+    results = [found.results[k] for k in range(len(read.quotes))]
+    warnings = read.warnings
+    warnings.extend(dict.fromkeys(w for w in found.warnings if w not in warnings))
+    warnings += label_warnings(read.documents, results, lambda d: Turns(d.text, cues=d.cues))
+    embed_name = None
+    if config.embed.enabled:
+        embed_name = getattr(embedder, "name", None) or config.embed.model
+    return Run(results, read.documents, config, embed_name, timings, warnings, found.windows, read.quotes_sha256,
+               tuple(read.quotes))
+
+
+@dataclass(frozen=True)
+class _Read:
+    """The documents and quotes of a run as stages.run() reads them, with each one's language."""
+
+    documents: tuple[Document, ...]
+    quotes: list[Quote]
+    languages: list[str]
+    warnings: list[str]
+    quotes_sha256: str
+
+
+def _read(documents: DocumentsGiven, quotes: QuotesGiven, config: Config, cache: Cache) -> _Read:
+    """The documents and quotes read on this machine, with their languages."""
+    inputs = read_inputs(documents, quotes, config)
+    with_langs, quote_list, languages = with_languages(inputs.documents.documents, inputs.quotes, config.language,
+                                                       cache=cache)
+    return _Read(with_langs, quote_list, languages, [*inputs.warnings, *cache.warnings], inputs.quotes_sha256)

@@ -1,0 +1,310 @@
+"""verify(): the stages in order, nothing else."""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..judge.classify import coverage, needs_cosine
+from ..judge.diff import compare
+from ..judge.embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder, cosines
+from ..judge.rules import Contract
+from ..model.config import Config, ConfigGiven, VerdictConfig, as_config
+from ..model.types import Alignment, Comparison, Document, Progress, Quote, QuoteResult, Run
+from ..plumbing.archive import ArchiveLimits
+from ..plumbing.cache import Cache
+from ..plumbing.resultcache import ResultCache, run_key
+from ..search.align import Aligner
+from ..search.index import Bm25Index, Bm25Settings
+from ..search.window import make_windows
+from ..sources.corpus import Corpus, PreparedDocument, PreparedQuote, prepare_quote
+from ..sources.documents import DocumentsGiven, LoadedDocuments, read_documents
+from ..sources.language import cosine_applies, detect_quote_languages, with_languages
+from ..sources.quotes import check_claims, read_quotes
+from ..sources.turns import label_warnings
+from .parallel import ordered_map
+from .results import build_result, judged_language, language_found
+
+if TYPE_CHECKING:
+    from ..sources.quotes import QuotesGiven
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """The documents and quotes of a run as read, before they are checked: each quote's claim checked
+    against the documents' ids, and the warnings reading gave."""
+
+    documents: LoadedDocuments
+    quotes: list[Quote]
+    warnings: list[str]
+    quotes_sha256: str  # of the quote table file; empty for quotes given in Python
+
+
+def read_inputs(documents: DocumentsGiven, quotes: QuotesGiven, config: Config) -> Inputs:
+    """Read the documents and the quotes however they were given (run() and a cluster's run both start here)."""
+    limits = ArchiveLimits.of(config)
+    loaded = read_documents(documents, limits)
+    table = read_quotes(quotes, vars(config.columns), limits)
+    quote_list = check_claims(list(table.quotes), (d.doc_id for d in loaded.documents))
+    return Inputs(loaded, quote_list, [*loaded.warnings, *table.warnings], table.sha256)
+
+
+def embedder_for(config: Config, embedder: Embedder | None, cache: Cache) -> CachedEmbedder | None:
+    """The embedder a run uses: ``embedder`` (or the configured model, loaded when first asked), its vectors
+    kept in ``cache``; None when the config turns embeddings off."""
+    if not config.embed.enabled:
+        return None
+    if embedder is None:
+        embedder = SentenceTransformerEmbedder(config.embed.model, batch_size=config.embed.batch_size,
+                                               threads=config.embed.threads)
+    return CachedEmbedder(embedder, cache)
+
+
+@dataclass
+class Prepared:
+    """The documents made ready to search: what every quote is checked against."""
+
+    corpus: Corpus
+    index: Bm25Index
+    aligner: Aligner
+    windows: int
+    index_seconds: float = 0.0
+
+
+def prepare(documents: tuple[Document, ...], config: Config, *, cache: Cache,
+            lap: Callable[[str], None] | None = None,
+            normalized: list[PreparedDocument] | None = None) -> Prepared:
+    """Normalize, window and (lazily) index the documents; ``normalized``: each document normalized and
+    tokenized already (``corpus.prepare_document``)."""
+    corpus = Corpus(documents, cache=cache, prepared=normalized)
+    if lap:
+        lap("normalize")
+    windows = make_windows(corpus, size=config.window.size, overlap=config.window.overlap)
+    index = Bm25Index(corpus, windows, bm25=Bm25Settings.of(config.index),
+                      cache=cache, key=f"{config.window.size}/{config.window.overlap}")
+    aligner = Aligner(corpus, index, align=config.align, top_k=config.index.top_k)
+    if lap:
+        lap("window")
+    return Prepared(corpus, index, aligner, len(windows))
+
+
+@lru_cache(maxsize=64)
+def _contract(language: str, verdict: VerdictConfig) -> Contract:
+    """The verdict contract of a language under some settings, made once."""
+    return Contract.of(language, verdict)
+
+
+@dataclass(frozen=True)
+class QuoteLanguages:
+    """Each quote's language as given (its table's column, or detected before the check), and, where a
+    worker holds only part of the corpus, as told against the whole corpus (None: detected here)."""
+
+    given: Sequence[str]
+    told: Sequence[str] | None = None
+
+
+@dataclass(frozen=True)
+class Watch:
+    """Who hears how a check goes: ``progress`` (quotes done, of how many), ``lap`` (a stage has ended)."""
+
+    progress: Progress | None = None
+    lap: Callable[[str], None] | None = None
+
+
+class _Check:
+    """One call of check_quotes: the quotes, the corpus they are checked against, and each quote's language
+    as far as it is known (given, then told for the quotes not found word for word, then judged by where
+    each was found)."""
+
+    def __init__(self, prepared: Prepared, quote_list: Sequence[Quote], config: Config, languages: QuoteLanguages):
+        self.prepared, self.quotes, self.config = prepared, quote_list, config
+        self.given = list(languages.given)
+        self.told = languages.told
+        self.languages = list(languages.given)  # told below for the quotes not found word for word
+        self.prepared_quotes: dict[int, PreparedQuote] = {}
+
+    def language_of(self, k: int, alignment: Alignment) -> str:
+        return judged_language(self.languages[k], self.given[k], alignment, self.prepared.corpus,
+                               self.quotes[k].claimed_document, self.config.language.source_share)
+
+    def contract(self, k: int, alignment: Alignment) -> Contract:
+        return _contract(self.language_of(k, alignment), self.config.verdict)
+
+    def exact_pass(self) -> tuple[dict[int, Alignment], list[int]]:
+        """Prepare each checkable quote and look it up word for word: (the exact alignments found, the quotes
+        still to align)."""
+        corpus, aligner = self.prepared.corpus, self.prepared.aligner
+        exacts: dict[int, Alignment] = {}
+        rest: list[int] = []
+        for k, quote in enumerate(self.quotes):
+            if quote.problem:
+                continue
+            pq = prepare_quote(quote.text, corpus)
+            self.prepared_quotes[k] = pq
+            exact = aligner.align_exact(pq, corpus.by_id.get(quote.claimed_document), quote.speaker)
+            if exact is None:
+                rest.append(k)
+            else:
+                exacts[k] = exact
+        return exacts, rest
+
+    def compare_exact(self, k: int, exact: Alignment) -> tuple[Alignment, Comparison]:
+        return exact, compare(self.prepared_quotes[k], exact, self.prepared.corpus,
+                              splice_gap_words=self.config.align.splice_gap_words, contract=self.contract(k, exact))
+
+    def align_and_compare(self, k: int) -> tuple[Alignment, Comparison]:
+        """Locate a quote the exact fast path did not, and name its differences."""
+        pq, quote, config = self.prepared_quotes[k], self.quotes[k], self.config
+        corpus = self.prepared.corpus
+        alignment = self.prepared.aligner.align(pq, corpus.by_id.get(quote.claimed_document), quote.speaker)
+        target = alignment
+        if alignment.passage is not None and coverage(alignment) < config.verdict.min_coverage:
+            # Too little aligns for a quotation: compare with the passage it may paraphrase, its one place.
+            target = Alignment("passage", (alignment.passage,), alignment.quote_words)
+            alignment = replace(alignment, occurrences=1, speaker_occurrences=None, others=())
+        return alignment, compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words,
+                                  contract=self.contract(k, alignment))
+
+    def tell_languages(self, rest: Sequence[int]) -> None:
+        """Each quote's language as given, or as told (against the whole corpus), or detected here. Only the
+        quotes not found word for word (``rest``) need it: one that is is in its document's language."""
+        if self.told is not None:
+            self.languages = list(self.told)
+            return
+        detect_quote_languages([s.document for s in self.prepared.corpus.sources], self.quotes, self.languages,
+                               rest, self.config.language)
+
+    def cosine_scores(self, checked: Mapping[int, tuple[Alignment, Comparison]], embed: Embedder | None
+                      ) -> tuple[dict[int, float], set[int]]:
+        """The cosine of each quote whose verdict or confidence it can inform, and the quotes left without one
+        because the model was not trained for their language."""
+        config, corpus = self.config, self.prepared.corpus
+        needs = [k for k in sorted(checked) if needs_cosine(*checked[k], config.verdict)]
+        # A model not trained for a quote's language scores word pieces, not meaning: no cosine for such a quote.
+        unjudged = {k for k in needs if embed is not None
+                    and not cosine_applies(language_found(self.languages[k], checked[k][0], corpus,
+                                                          self.quotes[k].claimed_document), config)}
+        needs = [k for k in needs if k not in unjudged]
+        if embed is None or not needs:
+            return {}, unjudged
+        values = cosines(embed, [(self.quotes[k].text, checked[k][1].pieces_text) for k in needs])
+        return dict(zip(needs, values)), unjudged
+
+
+def _say_unjudged(results: list[QuoteResult], unjudged: set[int]) -> None:
+    for k in sorted(unjudged):
+        language = f"'{results[k].language}'" if results[k].language else "an unknown language"
+        results[k].reasons.append(f"meaning not compared: the embedding model is not trained for {language} "
+                                  "(embed.languages)")
+
+
+def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config, embed: Embedder | None, *,
+                 languages: QuoteLanguages, cached: ResultCache | None = None, watch: Watch = Watch()
+                 ) -> list[QuoteResult]:
+    """One result per quote, in order: the stages after indexing.
+
+    Both the in-process run and a cluster worker (quoteverify.pipeline.cluster) call this. ``cached``:
+    results kept between runs (resultcache)."""
+    lap, progress = watch.lap or (lambda stage: None), watch.progress
+    check = _Check(prepared, quote_list, config, languages)
+    # The exact fast path first, here; what it does not settle is aligned in parallel.
+    checked: dict[int, tuple[Alignment, Comparison]] = {
+        k: (Alignment("none", (), 0), Comparison((), None, "")) for k, q in enumerate(quote_list) if q.problem}
+    exacts, rest = check.exact_pass()
+    keys = {k: cached.key(quote_list[k], config, embed, prepared.corpus, exact=exacts.get(k),
+                          language=check.languages[k]) for k in [*exacts, *rest]} if cached else {}
+    reused = cached.load(keys) if cached else {}
+    rest = [k for k in rest if k not in reused]
+    check.tell_languages(rest)
+    checked.update((k, check.compare_exact(k, exact)) for k, exact in exacts.items() if k not in reused)
+    if progress:
+        progress(len(checked) + len(reused), len(quote_list))
+    if rest:
+        prepared.index.build()
+        done = len(checked) + len(reused)
+        report = (lambda n: progress(done + n, len(quote_list))) if progress else None
+        checked.update(zip(rest, ordered_map(check.align_and_compare, rest, workers=config.align.workers,
+                                             on_done=report)))
+    prepared.index_seconds = prepared.index.build_seconds
+    check.languages = [check.language_of(k, checked[k][0]) if k in checked else check.languages[k]
+                       for k in range(len(quote_list))]
+    lap("align")
+    scores, unjudged = check.cosine_scores(checked, embed)
+    lap("embed")
+    results = [reused[k] if k in reused
+               else build_result(quote, *checked[k], scores.get(k), prepared.corpus, config, check.languages[k])
+               for k, quote in enumerate(quote_list)]
+    _say_unjudged(results, unjudged)
+    if cached is not None:
+        cached.save({keys[k]: results[k] for k in keys if k not in reused}, run=keys.values())
+    lap("classify")
+    return results
+
+
+def run(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = None, *,
+        embedder: Embedder | None = None, progress: Progress | None = None,
+        cache_dir: str | Path | None = None) -> Run:
+    """Check every quote against the documents; one result per quote, in input order.
+
+    ``cache_dir``: keep prepared documents, the BM25 index and embeddings there
+    between runs (see quoteverify.plumbing.cache); None caches nothing.
+    """
+    config = as_config(config)
+    timings: dict[str, float] = {}
+    clock = time.perf_counter()
+
+    def lap(stage: str) -> None:
+        nonlocal clock
+        now = time.perf_counter()
+        timings[stage] = timings.get(stage, 0.0) + now - clock
+        clock = now
+
+    inputs = read_inputs(documents, quotes, config)
+    warnings = list(inputs.warnings)
+    cache = Cache(cache_dir)
+    embed = embedder_for(config, embedder, cache)
+    kept = ResultCache(cache_dir, warnings=warnings, run=run_key(inputs.quotes, inputs.documents.documents, config,
+                                                                 embed) if cache_dir is not None else "")
+    lap("load")
+    documents_with_languages, quote_list, own_languages = with_languages(inputs.documents.documents, inputs.quotes,
+                                                                          config.language, cache=cache)
+    loaded = replace(inputs.documents, documents=documents_with_languages)
+    if embed is not None and _model_may_judge(loaded.documents, own_languages, config) and not kept.all_kept():
+        embed.warm()  # beside normalizing, indexing and aligning; a re-run that checks nothing again needs no model
+    lap("language")
+    prepared = prepare(loaded.documents, config, cache=cache, lap=lap)
+    results = check_quotes(prepared, quote_list, config, embed, languages=QuoteLanguages(own_languages),
+                           cached=kept, watch=Watch(progress, lap))
+    timings["index"] = prepared.index_seconds
+    timings["align"] -= timings["index"]
+    warnings += cache.warnings
+    corpus = prepared.corpus
+    warnings += label_warnings(loaded.documents, results, lambda d: corpus.sources[corpus.by_id[d.doc_id]].turns)
+    return Run(results, loaded.documents, config, embed.name if embed else None, timings, warnings,
+               prepared.windows, inputs.quotes_sha256, tuple(quote_list))
+
+
+def _model_may_judge(documents: Sequence[Document], own_languages: Sequence[str], config: Config) -> bool:
+    """Whether the model is likely to judge a quote: a document or a quote is in a language it was trained
+    for. Only whether it begins to load in the background depends on this: a quote told to be in such a
+    language among documents in others loads it when its cosine is needed."""
+    return any(cosine_applies(language, config) for language in {d.language for d in documents} | set(own_languages))
+
+
+def verify(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = None, *,
+           embedder: Embedder | None = None, progress: Progress | None = None,
+           cache_dir: str | Path | None = None) -> list[QuoteResult]:
+    """Verify quotes against documents.
+
+    documents: folder or file paths, ``Document`` objects, or a mapping id -> text.
+    quotes: a quote table path (or what ``load_quotes`` read from one), a pandas
+    DataFrame (one quote per row, its columns found as in a quote table), or a
+    list of strings, dicts (``quote``, ``quote_id``, ``document`` ...) or
+    ``Quote`` objects; the config's ``columns:`` block names other columns.
+    config: a Config, a YAML path, or a mapping of overrides such as
+    ``{"embed": {"enabled": False}}``. cache_dir: as for run().
+    """
+    return run(documents, quotes, config, embedder=embedder, progress=progress, cache_dir=cache_dir).results

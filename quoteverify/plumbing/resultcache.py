@@ -1,0 +1,224 @@
+"""Results of quotes kept between runs, so a re-run redoes only what can change.
+
+The exact fast path runs on every quote in every run: it is cheap, and it is
+what says whether a quote is verbatim in the documents as they are now. Then:
+
+- a quote it settles is keyed by that alignment (document, spans) and the
+  matched document's text hash: what follows (the diff, the verdict, context,
+  line, speaker) reads nothing else, so editing any other document keeps it;
+- any other quote is keyed by every document's id and text hash: it is ranked
+  with BM25, whose word weights and ``bm25_score``/``bm25_ratio`` depend on
+  every document, so editing any document checks these quotes again.
+
+Both keys also hold the whole quote row (text, claimed document, id, row,
+extra columns), whether the claimed document exists, the configuration (less
+what only spreads the work), the embedding model, and a hash of the package's
+own files (a result computed by other code is another result).
+
+Each entry is one file under ``<cache>/results/``: a sha256 of its key and
+payload, then the payload (the result as JSON). ``results/runs/`` lists, per run
+(its quote table, documents, configuration, model and code), the entries it
+kept: a run of the same inputs whose entries are all there needs no embedding
+model, which it then does not begin to load. An entry whose checksum, JSON or fields
+do not match is deleted and the quote checked again, with one warning per run;
+a damaged cache costs time, never a wrong result.
+"""
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Mapping
+from dataclasses import fields
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from ..model.types import Quote, QuoteResult
+from .cache import digest
+
+RESULT_VERSION = "3"  # bump when the entry layout changes (2: page, page_kind; 3: occurrences)
+_FIELDS = frozenset(f.name for f in fields(QuoteResult))
+
+
+@lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """Hash of the package's own files: a result computed by other code is another result."""
+    root = Path(__file__).resolve().parents[1]  # the package, not this floor
+    h = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and path.suffix not in (".pyc",) and "__pycache__" not in path.parts:
+            h.update(str(path.relative_to(root)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:32]
+
+
+class ResultCache:
+    """Per-quote results under ``root/results``; every method is a no-op miss when ``root`` is None."""
+
+    def __init__(self, root: str | Path | None, *, warnings: list[str] | None = None, documents: str = "",
+                 run: str = ""):
+        """``documents``: ``documents_key`` of the whole corpus, when the corpus a quote is checked
+        against is only the part of it the quote can match (quoteverify.pipeline.cluster); ``run``: the ``run_key`` of
+        the run whose results these are, which remembers them (``all_kept``)."""
+        self.dir = Path(root) / "results" if root is not None else None
+        self.documents = documents
+        self.run = run
+        self.warnings = warnings if warnings is not None else []
+        self.hits = 0
+        self.damaged = 0
+        self._corpus_keys: dict[int, str] = {}
+        self._document_keys: dict[tuple[int, int], str] = {}
+
+    def _document_key(self, corpus: Any, k: int) -> str:
+        if (id(corpus), k) not in self._document_keys:
+            self._document_keys[id(corpus), k] = _document_key(corpus.sources[k].document)
+        return self._document_keys[id(corpus), k]
+
+    def key(self, quote: Quote, config: Any, embed: Any, corpus: Any, *, exact: Any = None,
+            language: str = "") -> str:
+        """What a quote's result depends on; ``exact``: its alignment, if the exact fast path settled it."""
+        if exact is not None:
+            documents = digest("exact", repr(exact), self._document_key(corpus, exact.segments[0].doc))
+        elif self.documents:
+            documents = self.documents
+        else:
+            if id(corpus) not in self._corpus_keys:
+                self._corpus_keys[id(corpus)] = documents_key(s.document for s in corpus.sources)
+            documents = self._corpus_keys[id(corpus)]
+        claimed_known = quote.claimed_document in corpus.by_id
+        return digest("result", RESULT_VERSION, code_fingerprint(), repr(quote), repr(language), claimed_known,
+                      _settings(config), embed.name if embed is not None else "", documents)
+
+    def _run_path(self) -> Path:
+        assert self.dir is not None
+        return self.dir / "runs" / f"{self.run}.txt"
+
+    def all_kept(self) -> bool:
+        """Whether a run of the same inputs (``run``) kept the result of every quote, and they are all still
+        here: then this run checks none again. A wrong answer costs time, never a result."""
+        if self.dir is None or not self.run:
+            return False
+        try:
+            keys = self._run_path().read_text(encoding="ascii").split()
+        except (OSError, ValueError):
+            return False
+        return all(self._path(key).is_file() for key in keys)
+
+    def _keep_run(self, keys: Iterable[str]) -> None:
+        """Remember that this run kept the results under ``keys`` (see ``all_kept``)."""
+        if self.dir is None or not self.run:
+            return
+        with contextlib.suppress(OSError):
+            path = self._run_path()
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _write_atomically(path, "\n".join(sorted(keys)).encode("ascii"))
+
+    def _path(self, key: str) -> Path:
+        assert self.dir is not None
+        return self.dir / key[:2] / f"{key}.json"
+
+    def load(self, keys: Mapping[int, str]) -> dict[int, QuoteResult]:
+        """The kept results among ``keys`` (position -> key); damaged entries are deleted."""
+        if self.dir is None:
+            return {}
+        found: dict[int, QuoteResult] = {}
+        damaged = 0
+        for k, key in keys.items():
+            path = self._path(key)
+            try:
+                raw = path.read_bytes()
+            except OSError:
+                continue
+            result = _decode(key, raw)
+            if result is None:
+                damaged += 1
+                with contextlib.suppress(OSError):
+                    path.unlink()
+                continue
+            found[k] = result
+        self.hits += len(found)
+        if damaged:
+            self.damaged += damaged
+            self.warnings.append(f"result cache: {damaged} damaged entr{'y' if damaged == 1 else 'ies'} "
+                                 f"in {self.dir} discarded; those quotes were checked again")
+        return found
+
+    def save(self, results: Mapping[str, QuoteResult], *, run: Iterable[str] = ()) -> None:
+        """Keep results by key; a cache that cannot be written is skipped (it only saves time). ``run``: the
+        keys of all the run's results, kept before or now, remembered once these are written (``all_kept``)."""
+        if self.dir is None:
+            return
+        for key, result in results.items():
+            path = self._path(key)
+            payload = json.dumps(result.to_dict(), ensure_ascii=False, sort_keys=True).encode("utf-8",
+                                                                                             "surrogatepass")
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                _write_atomically(path, _checksum(key, payload) + b"\n" + payload)
+            except OSError:
+                return
+        self._keep_run(run)
+
+
+def run_key(quotes: Iterable[Quote], documents: Iterable[Any], config: Any, embed: Any) -> str:
+    """A run's inputs as its results see them: every quote row, every document, the configuration, the model
+    and the code (``ResultCache.all_kept``)."""
+    return digest("run", RESULT_VERSION, code_fingerprint(), _settings(config), embed.name if embed else "",
+                  documents_key(documents), *(repr(q) for q in quotes))
+
+
+def _settings(config: Any) -> str:
+    """The configuration as a result depends on it."""
+    settings = config.as_dict()
+    # How the work is spread changes no result: a local run and a cluster run share entries.
+    settings.pop("cluster", None)
+    settings["align"] = {k: v for k, v in settings["align"].items() if k != "workers"}
+    return json.dumps(settings, sort_keys=True, default=str)
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """``data`` written to a temporary file beside ``path`` and renamed over it: a reader sees the whole file
+    or none."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except OSError:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def documents_key(documents: Iterable[Any]) -> str:
+    """Every document as a result sees it: what a quote not found word for word depends on."""
+    return digest("documents", *(_document_key(d) for d in documents))
+
+
+def _document_key(document: Any) -> str:
+    """A document as a result sees it: its id, text, cues and a PDF's layout, which its pages are read from
+    (the file hash alone is the caller's word)."""
+    text = hashlib.sha256(document.text.encode("utf-8", "surrogatepass")).hexdigest()
+    # repr: a document id from a file name that is not UTF-8 holds lone surrogates.
+    return digest(repr(document.doc_id), text, document.sha256, document.encoding, repr(document.cues),
+                  repr(document.language), *((repr(document.layout),) if document.layout else ()))
+
+
+def _checksum(key: str, payload: bytes) -> bytes:
+    # The key is in the sum: another quote's intact entry copied under this name is damage too.
+    return hashlib.sha256(key.encode() + b"\n" + payload).hexdigest().encode()
+
+
+def _decode(key: str, raw: bytes) -> QuoteResult | None:
+    checksum, sep, payload = raw.partition(b"\n")
+    if not sep or _checksum(key, payload) != checksum:
+        return None
+    try:
+        data = json.loads(payload.decode("utf-8", "surrogatepass"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    if not isinstance(data, dict) or set(data) != _FIELDS:
+        return None
+    return QuoteResult(**data)
