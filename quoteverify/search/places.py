@@ -13,10 +13,11 @@ Which place is taken, in this order of precedence:
 3. else the first document holding it (documents in corpus order);
 
 and within that document, a place in a turn of the claimed speaker before one
-outside them, a place without a clitic before one with, an earlier place
-before a later one. Only the first ``EXACT_TRIES`` occurrences of the first
-run are tried (the claimed document's first): a phrase said thousands of
-times costs no more than that. A shard of a corpus reports what it finds per
+outside them, a place without a clitic before one with, a place written in
+the quote's case before one in another, an earlier place before a later one.
+Only the first ``EXACT_TRIES`` occurrences of the first run are tried (the
+claimed document's first): a phrase said thousands of times costs no more
+than that. A shard of a corpus reports what it finds per
 document (``exact_summary``) and ``pick_document`` reduces those reports to the
 document the whole corpus's ``exact_align`` takes (quoteverify.pipeline.cluster.shards).
 
@@ -244,10 +245,27 @@ def exact_align(pq: PreparedQuote, corpus: Corpus, p: AlignConfig, prefer_doc: i
     there = seen[chosen.doc]
     clitics = [sum(int(np.isin(pos, c)) for pos, c in zip(chain, literal.clitics)) for _, chain in there.chains]
     best = min(range(len(there.chains)),
-               key=lambda k: (not there.spoken[k], clitics[k], there.chains[k][1][0]))
+               key=lambda k: (not there.spoken[k], clitics[k], _case_differences(pq, corpus, literal.runs,
+                                                                                 there.chains[k][1]),
+                              there.chains[k][1][0]))
     chain = list(there.chains[best][1])
     alignment = Alignment("exact", _chain_segments(pq, corpus, literal.runs, chain), pq.content_words)
     return _with_places(alignment, corpus, there, best, speaker)
+
+
+def _case_differences(pq: PreparedQuote, corpus: Corpus, runs: list[Run], chain: tuple[int, ...]) -> int:
+    """How many of a place's words the source writes in another case than the quote: among places equally good
+    otherwise, the one written as quoted ("people People" at "people People", not at "people people")."""
+    doc, _ = corpus.locate(chain[0])
+    src = corpus.sources[doc]
+    base = int(corpus.doc_starts[doc])
+    differ = 0
+    for (_, a, b), pos in zip(runs, chain):
+        for j in range(b - a):
+            qa, qb = pq.norm.to_original(int(pq.starts[a + j]), int(pq.ends[a + j]))
+            da, db = src.span(pos - base + j, pos - base + j + 1)
+            differ += pq.norm.original[qa:qb] != src.document.text[da:db]
+    return differ
 
 
 def exact_summary(pq: PreparedQuote, corpus: Corpus, p: AlignConfig, speaker: str = "") -> list[ExactSummary]:
