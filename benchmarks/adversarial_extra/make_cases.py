@@ -14,12 +14,10 @@ the start or the end of a template is a cut (an excerpt): the quote is the passa
 import csv
 import json
 import os
-import random
-import re
 import sys
-import zlib
-from dataclasses import dataclass
 from pathlib import Path
+
+from spec import EXCERPT_FAMILIES, split_template
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
@@ -27,51 +25,12 @@ BENCH = ROOT / ".." / "shared" / "bench"
 SCALE_DOCS = BENCH / "scale" / "docs"
 ML_DOCS = BENCH / "multilingual" / "docs"
 DEV_DOCS = BENCH / "dev" / "docs"
-SEED = 27_2718
-MARK = re.compile(r"⟦([^|⟧]*)\|([^⟧]*)⟧")
-ELLIPSES = [("…", 4), ("...", 4), ("[…]", 1), ("[...]", 1)]
 FIELDS = ["quote_id", "quote", "document", "family", "expect", "debatable", "rationale", "edit", "source_doc",
           "source_start", "source_end", "undo"]
 MEANING = {"ellipsis_content": "ell", "excerpt_turned": "cut", "bracket_content": "brk", "word_rare": "word",
            "speech_act": "act", "turns": "turn"}
 GENUINE = {"genuine_fillers": "fill", "genuine_false_start": "fs", "genuine_aside": "aside",
            "genuine_whole_sentences": "sent", "genuine_isation": "ize", "genuine_verbatim_excerpt": "exc"}
-EXCERPT_FAMILIES = {"excerpt_turned", "genuine_verbatim_excerpt"}
-
-
-@dataclass(frozen=True)
-class Spec:
-    """One hand-written case: the family, the document, the template and the editor's reason."""
-    family: str
-    doc: str
-    template: str
-    why: str
-    debatable: bool = False
-    edit: str = ""
-    language: str = ""
-
-
-def ellipsis_for(template):
-    """The written form of the ellipsis for this case, drawn from a generator seeded by the template."""
-    rng = random.Random(SEED + zlib.crc32(template.encode("utf-8")))
-    forms, weights = zip(*ELLIPSES)
-    return rng.choices(forms, weights=weights)[0]
-
-
-def split_template(spec):
-    """(passage, quote, undo) for a spec; undo is [[quote_start, quote_end, source_text]]."""
-    marks = list(MARK.finditer(spec.template))
-    if len(marks) != 1:
-        raise SystemExit(f"{spec.doc}: template needs exactly one ⟦old|new⟧ marker: {spec.template!r}")
-    m = marks[0]
-    old, new = m.group(1), m.group(2)
-    if "…" in new:
-        new = new.replace("…", ellipsis_for(spec.template))
-    head, tail = spec.template[:m.start()], spec.template[m.end():]
-    if spec.family in EXCERPT_FAMILIES and (new or (head and tail)):
-        raise SystemExit(f"{spec.doc}: an excerpt is a cut ⟦old|⟧ at one end: {spec.template!r}")
-    passage, quote = head + old + tail, head + new + tail
-    return passage, quote, [[len(head), len(head) + len(new), old]]
 
 
 def load_docs(folder, exclude=()):

@@ -2,13 +2,13 @@
 
 A miner lists every candidate that meets its rule, shuffles the list with a generator seeded by SEED and the
 family name, drops the candidates a reader rejected (REJECT in the spec files, with the reason), and keeps the
-first N, at most one per document. Each candidate comes back as a template for make_cases.Spec.
+first N, at most one per document. Each candidate comes back as a template for spec.Spec.
 """
 import random
 import re
 import zlib
 
-from make_cases import SEED
+from spec import SEED
 
 ABBREV = {"mr", "mrs", "ms", "dr", "hon", "st", "no", "nr", "art", "abs", "sr", "sra", "srs", "prof", "m", "mme",
           "mm", "dhr", "mw", "drs", "ir", "blz", "bzw", "z", "u", "v", "vgl", "ca", "etc", "e", "i", "p", "s",
@@ -50,7 +50,7 @@ def sentences(text, start, end):
 
 def taken(specs, docs):
     """(document, start, end) of the passages the specs so far use, so that a miner keeps clear of them."""
-    from make_cases import split_template
+    from spec import split_template
     spans = []
     for spec in specs:
         passage = split_template(spec)[0]

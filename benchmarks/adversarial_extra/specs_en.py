@@ -4,7 +4,7 @@ Each row is (document, template, reason) or (document, template, reason, debatab
 marker ⟦old|new⟧ (see make_cases.py); the reason is the editor's, written before any tool was run.
 """
 import mine
-from make_cases import Spec
+from spec import Spec
 
 ELLIPSIS_CONTENT = [
     # an adjective that carries the claim

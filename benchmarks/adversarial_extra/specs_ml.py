@@ -5,7 +5,7 @@ The documents are edited parliamentary records: they hold almost no fillers, so 
 (only discourse markers that a transcript kept, see the README).
 """
 import mine
-from make_cases import Spec
+from spec import Spec
 
 ELLIPSIS_CONTENT = [
     # de
