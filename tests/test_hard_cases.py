@@ -84,3 +84,17 @@ def test_cache_is_keyed_by_the_extracted_text(tmp_path: Path) -> None:
         assert (warm.status, warm.start, warm.end, warm.matched_text) == \
             (cold.status, cold.start, cold.end, cold.matched_text)
         assert warm.status == "verified"
+
+
+@pytest.mark.parametrize(("quote", "status", "reasons"), [
+    # The repeat left out whole: what the speaker said, once.
+    ("We watched the old bridge fall into the river that night, and nobody could stop it.", "verified",
+     ["disfluency: quote has nothing, source has 'the old bridge'"]),
+    # Part of the repeat left out: "the old bridge the bridge" was never said in that order.
+    ("We watched the old bridge the bridge fall into the river that night, and nobody could stop it.", "review",
+     ["the quote leaves out 'old'"]),
+])
+def test_a_repeat_is_left_out_only_whole(quote: str, status: str, reasons: list[str]) -> None:
+    result = check("We watched the old bridge the old bridge fall into the river that night, and nobody could "
+                   "stop it.", quote)
+    assert (result.status, result.reasons) == (status, reasons)

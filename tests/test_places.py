@@ -277,9 +277,8 @@ SPEAKERS = ["Ann", "Bob", "Cleo"]
 @st.composite
 def _transcripts(draw):
     # No word or pair of words said twice in a row: the tool reads "river river" or "flood river flood river"
-    # as a repetition a quote may leave out (a found place this word-by-word reference would not count). Known
-    # gap: part of a repeated pair left out ("river [flood] river" of "flood river flood river") is read as a
-    # repeat too; a repeat should be left out only whole.
+    # as a repetition a quote may leave out (a found place this word-by-word reference would not count; part of
+    # a repeat left out is content: tests/test_hard_cases.py).
     said = st.lists(st.sampled_from(VOCAB), min_size=1, max_size=8).filter(
         lambda words: all(a != b for a, b in zip(words, words[1:]))
         and all(words[k:k + 2] != words[k + 2:k + 4] for k in range(len(words) - 3)))

@@ -7,7 +7,7 @@ shows that what it leaves out holds no content the kept words depend on.
   stand): the words a speaker did not mean as content — fillers, stage
   directions, repeats, timecodes and filler phrases the transcript sets off by
   punctuation (", you know,"), all marked when the document is prepared
-  (tokenize.word_tokens); stutters ("st start"); false starts broken off and
+  (tokenize.word_tokens), a repeat only whole; stutters ("st start"); false starts broken off and
   begun again ("she was given -- she was given"); the same speaker's label again.
 - ``aside``: words ``set_off`` by parentheses, dashes, or commas with an aside
   opener (", which we discussed,"), holding no word of a contract class, no
@@ -59,6 +59,7 @@ def disfluent(src: Source, contract: Contract, lo: int, hi: int) -> np.ndarray:
     mask = src.tokens.weak[lo:hi].copy()
     if hi <= lo:
         return mask
+    _keep_partial_repeats(src, contract, lo, hi, mask)
     mask |= _label_words(src, lo, hi)
     if contract.lexicon is None:
         return mask
@@ -70,15 +71,42 @@ def disfluent(src: Source, contract: Contract, lo: int, hi: int) -> np.ndarray:
 def left_out(src: Source, contract: Contract, lo: int, hi: int) -> np.ndarray:
     """``disfluent`` for source words [lo, hi) that a quote leaves out, judged wherever the same cut could
     stand: when the kept words just before the cut repeat at its end, the cut may be read as standing that
-    much earlier ("I [could -- I] can" leaves out what "[I could --] I can" does: a false start)."""
+    much earlier ("I [could -- I] can" leaves out what "[I could --] I can" does: a false start); when the
+    kept words just after it repeat its start, that much later ("the [of the] of the year" leaves out what
+    "the of the [of the] year" does: a repeat)."""
     mask = disfluent(src, contract, lo, hi)
     words = src.tokens.words
-    for shift in range(1, min(hi - lo, lo, contract.false_start_words) + 1):
+    for shift in range(1, min(hi - lo, contract.false_start_words) + 1):
         if mask.all():
             break
-        if words[lo - shift:lo] == words[hi - shift:hi] and disfluent(src, contract, lo - shift, hi - shift).all():
-            mask = np.ones(hi - lo, dtype=bool)
+        earlier = shift <= lo and words[lo - shift:lo] == words[hi - shift:hi]
+        later = hi + shift <= len(words) and words[lo:lo + shift] == words[hi:hi + shift]
+        for moved in (-shift if earlier else None, shift if later else None):
+            if moved is not None and disfluent(src, contract, lo + moved, hi + moved).all():
+                mask = np.ones(hi - lo, dtype=bool)
     return mask
+
+
+def _keep_partial_repeats(src: Source, contract: Contract, lo: int, hi: int, mask: np.ndarray) -> None:
+    """A repeat is left out only whole: the repeated words among [lo, hi) (marked weak when the document was
+    prepared: "the the", "of the of the") must be whole copies of the phrase just before or just after them
+    ("I [I I] went", "of the [of the] world"). Part of a repeated phrase ("river [flood] river" of "flood
+    river flood river") makes words the speaker never said in that order: those words are content again."""
+    words = src.tokens.words
+    skip = contract.lexicon.fillers if contract.lexicon is not None else frozenset()
+    repeated = [k for k in range(lo, hi) if mask[k - lo] and words[k] not in skip
+                and any(k - n >= 0 and words[k - n] == words[k] for n in (1, 2, 3))]
+    if not repeated:
+        return
+    said = [words[k] for k in repeated]
+    for n in (1, 2, 3):
+        if len(said) % n:
+            continue
+        for phrase in (words[max(0, lo - n):lo], words[hi:hi + n]):
+            if len(phrase) == n and said == list(phrase) * (len(said) // n):
+                return
+    for k in repeated:
+        mask[k - lo] = False
 
 
 def _label_words(src: Source, lo: int, hi: int) -> np.ndarray:
