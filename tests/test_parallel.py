@@ -40,3 +40,27 @@ def test_parallel_run_is_byte_identical(monkeypatch) -> None:
     two = quoteverify.verify(TINY_CORPUS, quotes, {**config, "align": {"workers": 2}})
     assert len(one) == len(quotes)
     assert jsonl_bytes(one) == jsonl_bytes(two)
+
+
+def test_documents_prepared_in_workers_are_those_prepared_here(monkeypatch) -> None:
+    """Normalized text, offsets, words, weak marks, pages and turns, whichever process prepared them."""
+    from quoteverify.model.types import Document
+    from quoteverify.pipeline import stages
+    from quoteverify.plumbing.cache import Cache
+    from quoteverify.sources.corpus import Corpus
+
+    monkeypatch.setattr(stages, "PARALLEL_CHARS", 1)
+    documents = tuple(Document(f"{doc_id}-{copy}", "", text, "", language="en")
+                      for copy in range(2) for doc_id, text in TINY_CORPUS.items())
+    cache = Cache(None)
+    shipped = stages.prepare_documents(documents, cache, workers=2)
+    assert shipped is not None and stages.prepare_documents(documents, cache, workers=1) is None
+    here, there = Corpus(documents), Corpus(documents, prepared=shipped)
+    for a, b in zip(here.sources, there.sources, strict=True):
+        assert (a.norm.text, a.norm.original, a.tokens.words) == (b.norm.text, b.norm.original, b.tokens.words)
+        for x, y in [(a.norm.offsets, b.norm.offsets), (a.tokens.starts, b.tokens.starts),
+                     (a.tokens.ends, b.tokens.ends), (a.tokens.weak, b.tokens.weak)]:
+            assert x.dtype == y.dtype and x.tolist() == y.tolist()
+        assert repr(a.pages) == repr(b.pages)
+        assert [a.turns.at(k) for k in range(0, len(a.document.text), 7)] == \
+            [b.turns.at(k) for k in range(0, len(b.document.text), 7)]

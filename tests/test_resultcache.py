@@ -192,3 +192,46 @@ def test_the_model_begins_to_load_only_when_a_language_it_was_trained_for_is_the
     run = quoteverify.run(TINY_CORPUS, QUOTES, {"language": {"code": language}}, embedder=embedder)
     assert embedder.warmed == warmed
     assert len(run.results) == len(QUOTES)
+
+
+def test_a_recorded_run_is_replayed_without_preparing_the_documents(tmp_path: Path, monkeypatch) -> None:
+    """A run of the same inputs whose results are all kept reads them back in order, with the windows and the
+    label warnings of the run that made them, and prepares nothing; any other run prepares as before."""
+    from quoteverify.pipeline import stages
+
+    corpus = dict(TINY_CORPUS, **{"notes": "Agenda: budget\nMs Novak: we agreed.\nSpeaker #1: the rest\n"})
+    quotes = [*QUOTES, {"quote_id": "n1", "quote": "the rest", "document": "notes", "speaker": "Ms Novak"},
+              {"quote_id": "blank", "quote": ""}]
+    first = _run(tmp_path, quotes, corpus)
+    assert any("Speaker #1" in w for w in first.warnings)
+    prepared: list[int] = []
+    original = stages.prepare
+    monkeypatch.setattr(stages, "prepare", lambda *a, **k: prepared.append(1) or original(*a, **k))
+    again = _run(tmp_path, quotes, corpus)
+    assert prepared == []
+    assert jsonl_bytes(again.results) == jsonl_bytes(first.results)
+    assert (again.warnings, again.windows, again.quotes) == (first.warnings, first.windows, first.quotes)
+    _run(tmp_path, quotes[:-1], corpus)  # other inputs: checked, from the kept entries
+    assert prepared == [1]
+
+
+@pytest.mark.parametrize("damage", [
+    lambda raw: raw[:-3] + b"]}}",  # the record changed: checksum mismatch
+    lambda raw: raw[:30],  # truncated
+    lambda raw: b"",  # emptied
+])
+def test_a_damaged_run_record_only_costs_time(tmp_path: Path, aligned: list[str], damage) -> None:
+    first = _run(tmp_path)
+    (record,) = (tmp_path / "cache" / "results" / "runs").glob("*.run")
+    record.write_bytes(damage(record.read_bytes()))
+    second = _run(tmp_path)
+    assert jsonl_bytes(second.results) == jsonl_bytes(first.results) and second.warnings == first.warnings
+    assert aligned == [QUOTES[k]["quote"] for k in range(1, 6)]  # the first run's; the second reused its entries
+
+
+def test_a_run_whose_entry_is_lost_is_checked_again(tmp_path: Path, aligned: list[str]) -> None:
+    first = _run(tmp_path)
+    sorted((tmp_path / "cache" / "results").rglob("*.json"))[0].unlink()
+    aligned.clear()
+    second = _run(tmp_path)
+    assert len(aligned) <= 1 and jsonl_bytes(second.results) == jsonl_bytes(first.results)

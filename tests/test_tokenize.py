@@ -1,10 +1,14 @@
 """Word tokens, weak tokens and the editorial markup of quotes."""
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from quoteverify.sources.normalize import normalize
-from quoteverify.sources.tokenize import all_tokens, quote_parts, word_tokens
+from quoteverify.sources.tokenize import FILLERS, TIMECODE, WORD, _timecodes, all_tokens, quote_parts, word_tokens
 
 
 def words(text: str) -> list[str]:
@@ -96,3 +100,55 @@ def test_quote_parts_tile_the_text() -> None:
     spans = quote_parts(text)
     assert spans[0].start == 0 and spans[-1].end == len(text)
     assert all(x.end == y.start for x, y in zip(spans, spans[1:]))
+
+
+# ------------------------------------------------------------------------------------------------
+# The vectorised tokenizer equals the plain one it replaced: words by the WORD pattern, timecodes by
+# TIMECODE.finditer, set-off fillers by the _SET_OFF pattern between the words.
+
+_SET_OFF = re.compile(r'[,;:()\[\]!?\n"]|\.|\s-|-\s')
+_FILLER_PHRASES = frozenset({("you", "know"), ("i", "mean"), ("sort", "of"), ("like",), ("you", "know", "what")})
+
+
+def _plain_tokens(text: str, fillers: frozenset[tuple[str, ...]]) -> tuple[list[str], list[int], list[bool]]:
+    """The tokenizer written the slow, obvious way: (words, starts, weak)."""
+    found = list(WORD.finditer(text))
+    words, starts = [m.group() for m in found], [m.start() for m in found]
+    ends = [m.end() for m in found]
+    tokens = word_tokens(text)  # its weak marks before fillers are the repeats and stage directions
+    weak = [w in FILLERS or bool(tokens.weak[k]) for k, w in enumerate(words)]
+    for m in TIMECODE.finditer(text):
+        for k in range(len(words)):
+            if starts[k] >= m.start() and starts[k] < m.end():
+                weak[k] = True
+
+    def off(k: int, neighbour: int) -> bool:
+        if k <= 0 or k >= len(words):
+            return True
+        return bool(_SET_OFF.search(text, ends[k - 1], starts[k])) or weak[neighbour]
+
+    for k in range(len(words)):
+        for phrase in sorted((p for p in fillers if p[0] == words[k]), key=len, reverse=True):
+            n = len(phrase)
+            if tuple(words[k:k + n]) == phrase and off(k, k - 1) and off(k + n, min(k + n, len(words) - 1)):
+                weak[k:k + n] = [True] * n
+                break
+    return words, starts, weak
+
+
+_WORDS = st.sampled_from(["you", "know", "i", "mean", "sort", "of", "like", "what", "the", "um", "12", "3", "00",
+                          "don't", "2.5", "é", "_x", "10:30", "[01:02]", "00:12:40", "(laughs)", ""])
+_GAPS = st.sampled_from([" ", " ", " ", "  ", "\t", "\u00a0", ", ", ".", ":", "; ", "-", " -", "- ", " - ", "'",
+                         " (", ") ", "[", "]", "! ", "?", '"', "\n", ""])
+_PIECES = st.tuples(_WORDS, _GAPS).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_PIECES, max_size=40).map("".join))
+def test_word_tokens_equal_the_plain_tokenizer(text: str) -> None:
+    tokens = word_tokens(text, _FILLER_PHRASES)
+    words, starts, weak_marks = _plain_tokens(text, _FILLER_PHRASES)
+    assert tokens.words == words
+    assert tokens.starts.tolist() == starts
+    assert [bool(w) for w in tokens.weak] == weak_marks
+    assert [m.span() for m in _timecodes(text)] == [m.span() for m in TIMECODE.finditer(text)]

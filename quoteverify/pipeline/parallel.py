@@ -24,17 +24,21 @@ def _run_chunk(chunk: Sequence[Any]) -> list[Any]:
 
 
 def ordered_map(task: Callable[[Any], Any], items: Sequence[Any], *, workers: int,
-                on_done: Callable[[int], None] | None = None) -> list[Any]:
-    """``[task(item) for item in items]``, in up to ``workers`` processes; ``on_done(n)`` after each chunk."""
+                on_done: Callable[[int], None] | None = None, min_items: int | None = None,
+                chunk: int | None = None) -> list[Any]:
+    """``[task(item) for item in items]``, in up to ``workers`` processes (when there are ``min_items`` at
+    least, default MIN_ITEMS), ``chunk`` items to a task (default CHUNK); ``on_done(n)`` after each chunk."""
     global _task
-    if workers <= 1 or len(items) < MIN_ITEMS or "fork" not in multiprocessing.get_all_start_methods():
+    min_items = MIN_ITEMS if min_items is None else min_items
+    chunk = chunk or CHUNK
+    if workers <= 1 or len(items) < min_items or "fork" not in multiprocessing.get_all_start_methods():
         results = []
         for item in items:
             results.append(task(item))
             if on_done:
                 on_done(len(results))
         return results
-    chunks = [items[i:i + CHUNK] for i in range(0, len(items), CHUNK)]
+    chunks = [items[i:i + chunk] for i in range(0, len(items), chunk)]
     _task = task
     try:
         results = []

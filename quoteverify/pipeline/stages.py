@@ -20,7 +20,7 @@ from ..plumbing.resultcache import ResultCache, run_key
 from ..search.align import Aligner
 from ..search.index import Bm25Index, Bm25Settings
 from ..search.window import make_windows
-from ..sources.corpus import Corpus, PreparedDocument, PreparedQuote, prepare_quote
+from ..sources.corpus import Corpus, PackedDocument, PreparedDocument, PreparedQuote, prepare_document, prepare_quote
 from ..sources.documents import DocumentsGiven, LoadedDocuments, read_documents
 from ..sources.language import cosine_applies, detect_quote_languages, with_languages
 from ..sources.quotes import check_claims, read_quotes
@@ -74,11 +74,31 @@ class Prepared:
     index_seconds: float = 0.0
 
 
+PARALLEL_CHARS = 2_000_000  # documents shorter than this in all are prepared in this process: workers cost more
+
+
+def prepare_documents(documents: Sequence[Document], cache: Cache, workers: int) -> list[PreparedDocument] | None:
+    """Each document normalized, tokenized and its turns read, in ``workers`` processes, when the documents are
+    long enough to repay starting them; else None (the corpus prepares them in this process)."""
+    if workers <= 1 or len(documents) < 2 or sum(len(d.text) for d in documents) < PARALLEL_CHARS:
+        return None
+
+    def task(k: int) -> tuple[PackedDocument, list[str]]:
+        return prepare_document(documents[k], cache).packed(documents[k]), cache.warnings
+
+    done = ordered_map(task, range(len(documents)), workers=workers, min_items=2, chunk=8)
+    for _, warnings in done:
+        cache.heard(warnings)
+    return [packed.unpacked(d.text) for (packed, _), d in zip(done, documents)]
+
+
 def prepare(documents: tuple[Document, ...], config: Config, *, cache: Cache,
             lap: Callable[[str], None] | None = None,
             normalized: list[PreparedDocument] | None = None) -> Prepared:
     """Normalize, window and (lazily) index the documents; ``normalized``: each document normalized and
     tokenized already (``corpus.prepare_document``)."""
+    if normalized is None:
+        normalized = prepare_documents(documents, cache, config.align.workers)
     corpus = Corpus(documents, cache=cache, prepared=normalized)
     if lap:
         lap("normalize")
@@ -215,19 +235,21 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
         k: (Alignment("none", (), 0), Comparison((), None, "")) for k, q in enumerate(quote_list) if q.problem}
     exacts, rest = check.exact_pass()
     keys = {k: cached.key(quote_list[k], config, embed, prepared.corpus, exact=exacts.get(k),
-                          language=check.languages[k]) for k in [*exacts, *rest]} if cached else {}
+                          language=check.languages[k]) for k in range(len(quote_list))} if cached else {}
     reused = cached.load(keys) if cached else {}
     rest = [k for k in rest if k not in reused]
     check.tell_languages(rest)
-    checked.update((k, check.compare_exact(k, exact)) for k, exact in exacts.items() if k not in reused)
     if progress:
         progress(len(checked) + len(reused), len(quote_list))
     if rest:
-        prepared.index.build()
-        done = len(checked) + len(reused)
-        report = (lambda n: progress(done + n, len(quote_list))) if progress else None
-        checked.update(zip(rest, ordered_map(check.align_and_compare, rest, workers=config.align.workers,
-                                             on_done=report)))
+        prepared.index.build()  # before the workers start, which share it
+    # The quotes found word for word are compared, the others aligned and compared, in the same workers.
+    todo = [*(k for k in exacts if k not in reused), *rest]
+    done = len(checked) + len(reused)
+    report = (lambda n: progress(done + n, len(quote_list))) if progress else None
+    checked.update(zip(todo, ordered_map(
+        lambda k: check.compare_exact(k, exacts[k]) if k in exacts else check.align_and_compare(k), todo,
+        workers=config.align.workers, on_done=report)))
     prepared.index_seconds = prepared.index.build_seconds
     check.languages = [check.language_of(k, checked[k][0]) if k in checked else check.languages[k]
                        for k in range(len(quote_list))]
@@ -239,7 +261,7 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
                for k, quote in enumerate(quote_list)]
     _say_unjudged(results, unjudged)
     if cached is not None:
-        cached.save({keys[k]: results[k] for k in keys if k not in reused}, run=keys.values())
+        cached.save({keys[k]: results[k] for k in keys if k not in reused}, run=[keys[k] for k in sorted(keys)])
     lap("classify")
     return results
 
@@ -272,19 +294,24 @@ def run(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = No
     documents_with_languages, quote_list, own_languages = with_languages(inputs.documents.documents, inputs.quotes,
                                                                           config.language, cache=cache)
     loaded = replace(inputs.documents, documents=documents_with_languages)
-    if embed is not None and _model_may_judge(loaded.documents, own_languages, config) and not kept.all_kept():
-        embed.warm()  # beside normalizing, indexing and aligning; a re-run that checks nothing again needs no model
     lap("language")
+    replayed = kept.replay()
+    if replayed is not None:  # a run of the same inputs kept every result: nothing to check again
+        return Run(replayed.results, loaded.documents, config, embed.name if embed else None, timings,
+                   [*warnings, *cache.warnings, *replayed.warnings], replayed.windows, inputs.quotes_sha256,
+                   tuple(quote_list))
+    if embed is not None and _model_may_judge(loaded.documents, own_languages, config):
+        embed.warm()  # beside normalizing, indexing and aligning
     prepared = prepare(loaded.documents, config, cache=cache, lap=lap)
     results = check_quotes(prepared, quote_list, config, embed, languages=QuoteLanguages(own_languages),
                            cached=kept, watch=Watch(progress, lap))
     timings["index"] = prepared.index_seconds
     timings["align"] -= timings["index"]
-    warnings += cache.warnings
     corpus = prepared.corpus
-    warnings += label_warnings(loaded.documents, results, lambda d: corpus.sources[corpus.by_id[d.doc_id]].turns)
-    return Run(results, loaded.documents, config, embed.name if embed else None, timings, warnings,
-               prepared.windows, inputs.quotes_sha256, tuple(quote_list))
+    labels = label_warnings(loaded.documents, results, lambda d: corpus.sources[corpus.by_id[d.doc_id]].turns)
+    kept.keep_run(windows=prepared.windows, warnings=labels)
+    return Run(results, loaded.documents, config, embed.name if embed else None, timings,
+               [*warnings, *cache.warnings, *labels], prepared.windows, inputs.quotes_sha256, tuple(quote_list))
 
 
 def _model_may_judge(documents: Sequence[Document], own_languages: Sequence[str], config: Config) -> bool:

@@ -33,7 +33,7 @@ import hashlib
 import json
 import os
 import shutil
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -127,6 +127,11 @@ class Cache:
     def warnings(self) -> list[str]:
         """What went wrong with the cache, one line each, for the run to print."""
         return [*self._messages, *self.database.damaged_rows()]
+
+    def heard(self, messages: Iterable[str]) -> None:
+        """Take in what a worker process's copy of this cache warned about."""
+        for message in messages:
+            self._warn(message)
 
     def _warn(self, message: str) -> None:
         if message not in self._messages:

@@ -16,10 +16,12 @@ what only spreads the work), the embedding model, and a hash of the package's
 own files (a result computed by other code is another result).
 
 Each entry is one file under ``<cache>/results/``: a sha256 of its key and
-payload, then the payload (the result as JSON). ``results/runs/`` lists, per run
-(its quote table, documents, configuration, model and code), the entries it
-kept: a run of the same inputs whose entries are all there needs no embedding
-model, which it then does not begin to load. An entry whose checksum, JSON or fields
+payload, then the payload (the result as JSON). ``results/runs/`` records, per run
+(its quote table, documents, configuration, model and code), the entry of each
+of its results in order, the windows it searched and the warnings its results
+gave, checksummed the same way: a run of the same inputs whose entries are all
+there and sound is replayed from them (``replay``), without preparing the
+documents or loading the model. An entry whose checksum, JSON or fields
 do not match is deleted and the quote checked again, with one warning per run;
 a damaged cache costs time, never a wrong result.
 """
@@ -30,8 +32,8 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Mapping
-from dataclasses import fields
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -62,13 +64,14 @@ class ResultCache:
                  run: str = ""):
         """``documents``: ``documents_key`` of the whole corpus, when the corpus a quote is checked
         against is only the part of it the quote can match (quoteverify.pipeline.cluster); ``run``: the ``run_key`` of
-        the run whose results these are, which remembers them (``all_kept``)."""
+        the run whose results these are, which records them (``keep_run``, ``replay``)."""
         self.dir = Path(root) / "results" if root is not None else None
         self.documents = documents
         self.run = run
         self.warnings = warnings if warnings is not None else []
         self.hits = 0
         self.damaged = 0
+        self._run_keys: list[str] | None = None
         self._corpus_keys: dict[int, str] = {}
         self._document_keys: dict[tuple[int, int], str] = {}
 
@@ -94,27 +97,43 @@ class ResultCache:
 
     def _run_path(self) -> Path:
         assert self.dir is not None
-        return self.dir / "runs" / f"{self.run}.txt"
+        return self.dir / "runs" / f"{self.run}.run"
 
-    def all_kept(self) -> bool:
-        """Whether a run of the same inputs (``run``) kept the result of every quote, and they are all still
-        here: then this run checks none again. A wrong answer costs time, never a result."""
+    def replay(self) -> Replay | None:
+        """Every result of a run of the same inputs (``run``), in order, if that run was recorded
+        (``keep_run``) and all its entries are still here and sound: then this run checks nothing again, and
+        needs neither the documents prepared nor the model. None otherwise; a wrong answer costs time, never a
+        result."""
         if self.dir is None or not self.run:
-            return False
+            return None
         try:
-            keys = self._run_path().read_text(encoding="ascii").split()
-        except (OSError, ValueError):
-            return False
-        return all(self._path(key).is_file() for key in keys)
+            raw = self._run_path().read_bytes()
+        except OSError:
+            return None
+        checksum, sep, payload = raw.partition(b"\n")
+        if not sep or _checksum(self.run, payload) != checksum:
+            return None
+        try:
+            record = json.loads(payload.decode("utf-8", "surrogatepass"))
+            keys, windows, warnings = record["keys"], int(record["windows"]), [str(w) for w in record["warnings"]]
+        except (ValueError, KeyError, TypeError):
+            return None
+        found = self.load(dict(enumerate(keys)))
+        if len(found) != len(keys):
+            return None
+        return Replay([found[k] for k in range(len(keys))], windows, warnings)
 
-    def _keep_run(self, keys: Iterable[str]) -> None:
-        """Remember that this run kept the results under ``keys`` (see ``all_kept``)."""
-        if self.dir is None or not self.run:
+    def keep_run(self, *, windows: int, warnings: Sequence[str]) -> None:
+        """Record this run (``run``): the key of each of its results in order (those of the last ``save``), the
+        number of windows searched and the warnings the results gave (``replay``)."""
+        if self.dir is None or not self.run or self._run_keys is None:
             return
+        payload = json.dumps({"keys": self._run_keys, "windows": windows, "warnings": list(warnings)},
+                             ensure_ascii=False).encode("utf-8", "surrogatepass")
         with contextlib.suppress(OSError):
             path = self._run_path()
             path.parent.mkdir(parents=True, exist_ok=True)
-            _write_atomically(path, "\n".join(sorted(keys)).encode("ascii"))
+            _write_atomically(path, _checksum(self.run, payload) + b"\n" + payload)
 
     def _path(self, key: str) -> Path:
         assert self.dir is not None
@@ -146,11 +165,12 @@ class ResultCache:
                                  f"in {self.dir} discarded; those quotes were checked again")
         return found
 
-    def save(self, results: Mapping[str, QuoteResult], *, run: Iterable[str] = ()) -> None:
+    def save(self, results: Mapping[str, QuoteResult], *, run: Sequence[str] | None = None) -> None:
         """Keep results by key; a cache that cannot be written is skipped (it only saves time). ``run``: the
-        keys of all the run's results, kept before or now, remembered once these are written (``all_kept``)."""
+        key of every result of the run in order, kept before or now, for ``keep_run`` to record."""
         if self.dir is None:
             return
+        self._run_keys = list(run) if run is not None else None
         for key, result in results.items():
             path = self._path(key)
             payload = json.dumps(result.to_dict(), ensure_ascii=False, sort_keys=True).encode("utf-8",
@@ -159,13 +179,23 @@ class ResultCache:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 _write_atomically(path, _checksum(key, payload) + b"\n" + payload)
             except OSError:
+                self._run_keys = None  # a run whose entries are not all written is not recorded
                 return
-        self._keep_run(run)
+
+
+@dataclass(frozen=True)
+class Replay:
+    """A recorded run's results, in order, the number of windows it searched and the warnings its results
+    gave (``ResultCache.replay``)."""
+
+    results: list[QuoteResult]
+    windows: int
+    warnings: list[str]
 
 
 def run_key(quotes: Iterable[Quote], documents: Iterable[Any], config: Any, embed: Any) -> str:
     """A run's inputs as its results see them: every quote row, every document, the configuration, the model
-    and the code (``ResultCache.all_kept``)."""
+    and the code (``ResultCache.replay``)."""
     return digest("run", RESULT_VERSION, code_fingerprint(), _settings(config), embed.name if embed else "",
                   documents_key(documents), *(repr(q) for q in quotes))
 

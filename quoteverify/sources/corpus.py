@@ -34,11 +34,41 @@ _BLANK_LINE = re.compile(r"(?:\r\n|\r(?!\n)|\n)[ \t]*(?:\r\n|\r(?!\n)|\n)")
 @dataclass(frozen=True)
 class PreparedDocument:
     """One document made ready to match: its text normalized (page furniture left out), its word tokens,
-    and its pages."""
+    its pages, and its turns if they are built already (else on first use)."""
 
     norm: NormalizedText
     tokens: WordTokens
     pages: Pages
+    turns: Turns | None = None
+
+    def packed(self, document: Document) -> PackedDocument:
+        """What a worker process sends back of ``document`` prepared: no original text (the receiver has it),
+        the words as one string (one object to pickle, not one per word), and the turns built."""
+        turns = self.turns or turns_of(document.text, self.pages, cues=document.cues, title=document.doc_id)
+        small = np.int32 if len(self.norm.original) < 2**31 else np.int64  # half the bytes to send
+        return PackedDocument(self.norm.text, self.norm.offsets, self.tokens.starts.astype(small),
+                              self.tokens.ends.astype(small), self.tokens.weak, "\n".join(self.tokens.words),
+                              self.pages, turns)
+
+
+@dataclass(frozen=True)
+class PackedDocument:
+    """A PreparedDocument without its original text, its words joined by line breaks (see ``packed``)."""
+
+    text: str
+    offsets: np.ndarray
+    starts: np.ndarray
+    ends: np.ndarray
+    weak: np.ndarray
+    words: str
+    pages: Pages
+    turns: Turns
+
+    def unpacked(self, original: str) -> PreparedDocument:
+        return PreparedDocument(NormalizedText(original, self.text, self.offsets),
+                                WordTokens(self.words.split("\n") if self.words else [],
+                                           self.starts.astype(np.int64), self.ends.astype(np.int64), self.weak),
+                                self.pages, self.turns)
 
 
 @dataclass
@@ -137,15 +167,21 @@ class Source:
     def turns(self) -> Turns:
         """The document's transcript turns (speaker labels, or a subtitle file's cues), built on first use."""
         if self._turns is None:
-            text = self.document.text
-            if self.pages.skips((FURNITURE, NOTE)):  # a running header is no speaker's label
-                text = self.pages.masked(text, " ", kinds=(FURNITURE, NOTE))
-            self._turns = Turns(text, cues=self.document.cues, title=self.document.doc_id)
+            self._turns = turns_of(self.document.text, self.pages, cues=self.document.cues,
+                                   title=self.document.doc_id)
         return self._turns
 
     def turn_at(self, offset: int) -> Turn | None:
         """The transcript turn an original-text offset falls in, if the text has speaker labels."""
         return self.turns.at(offset)
+
+
+def turns_of(text: str, pages: Pages, *, cues: tuple[Turn, ...], title: str) -> Turns:
+    """The transcript turns of a document's ``text`` (or its subtitle ``cues``), its page furniture left out:
+    a running header is no speaker's label."""
+    if pages.skips((FURNITURE, NOTE)):
+        text = pages.masked(text, " ", kinds=(FURNITURE, NOTE))
+    return Turns(text, cues=cues, title=title)
 
 
 class Corpus:
@@ -205,7 +241,7 @@ class Corpus:
         for k, (document, ready) in enumerate(zip(documents, prepared)):
             n = len(ready.tokens)
             self.sources.append(Source(document, ready.norm, ready.tokens, self.all_ids[offset:offset + n], offset,
-                                       ready.pages, turns[k] if turns else None))
+                                       ready.pages, turns[k] if turns else ready.turns))
             offset += n
         self.by_id: dict[str, int] = {s.document.doc_id: i for i, s in enumerate(self.sources)}
         self.doc_starts = np.asarray([s.offset for s in self.sources], dtype=np.int64)

@@ -7,13 +7,14 @@ The patterns are plain regular expressions in the manner of NLTK's
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
 
 # A word: word characters, joined across an apostrophe between word characters
 # ("don't") and across a point or comma between digits ("2.5", "30,000").
-# word_spans() below is the same definition, vectorised for whole documents.
+# _word_mask() below is the same definition, vectorised for whole documents.
 WORD = re.compile(r"\w+(?:(?:'|(?<=[0-9])[.,](?=[0-9]))\w+)*")
 TOKEN = re.compile(WORD.pattern + r"|[^\w\s]")
 FILLERS = frozenset(
@@ -53,8 +54,8 @@ class WordTokens:
 _ASCII_WORD = np.array([chr(c).isalnum() or chr(c) == "_" for c in range(128)], dtype=bool)
 
 
-def word_spans(text: str) -> tuple[np.ndarray, np.ndarray]:
-    """Start and end offsets of the WORD tokens of ``text``, computed with numpy."""
+def _word_mask(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """The code points of ``text`` and, per code point, whether it belongs to a WORD token."""
     cp = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
     is_word = np.zeros(len(cp), dtype=bool)
     ascii_ = cp < 128
@@ -68,27 +69,51 @@ def word_spans(text: str) -> tuple[np.ndarray, np.ndarray]:
         mid = cp[1:-1]
         joins = ((mid == 39) & is_word[:-2] & is_word[2:]) | (((mid == 46) | (mid == 44)) & digit[:-2] & digit[2:])
         is_word[1:-1] |= joins
+    return cp, is_word
+
+
+def _spans(is_word: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Start and end offsets of the runs of word characters."""
     edges = np.diff(is_word.astype(np.int8), prepend=np.int8(0), append=np.int8(0))
     return np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+
+
+_DIGIT_COLON = re.compile(r"\d:")
+
+
+def _timecodes(text: str) -> Iterator[re.Match[str]]:
+    """``TIMECODE.finditer(text)``, found faster: a timecode's first colon follows a digit, one to three
+    characters after its start, so only the three places before such a colon are tried, in order, from the
+    end of the last timecode."""
+    pos = 0
+    for found in _DIGIT_COLON.finditer(text):
+        colon = found.end() - 1
+        for start in range(max(colon - 3, pos), colon):
+            m = TIMECODE.match(text, start)
+            if m:
+                yield m
+                pos = m.end()
+                break
 
 
 def word_tokens(text: str, fillers: frozenset[tuple[str, ...]] = frozenset()) -> WordTokens:
     """Word tokens of a normalized text, with weak tokens marked; ``fillers``: the language's filler
     phrases ("you know"), weak where the text sets them off by punctuation (set_off_fillers)."""
-    starts, ends = word_spans(text)
-    words = [text[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
+    cp, is_word = _word_mask(text)
+    starts, ends = _spans(is_word)
+    # One str.split of the text with every character outside a word made a space (no word character is
+    # whitespace): far cheaper than a slice per word.
+    words = np.where(is_word, cp, np.uint32(32)).tobytes().decode("utf-32-le").split()
     # Words as small ints, so that comparing words is a vector operation.
     local = {w: i for i, w in enumerate(dict.fromkeys(words))}
     ids = np.fromiter(map(local.__getitem__, words), dtype=np.int32, count=len(words))
     weak = np.isin(ids, [local[w] for w in FILLERS if w in local])
-    for pattern in (_NONSPEECH, TIMECODE):
-        for m in pattern.finditer(text):
-            lo, hi = np.searchsorted(starts, [m.start(), m.end()])
-            weak[lo:hi] = True
+    for m in (*_NONSPEECH.finditer(text), *_timecodes(text)):
+        lo, hi = np.searchsorted(starts, [m.start(), m.end()])
+        weak[lo:hi] = True
     # A word or a phrase of up to three words said again at once: "the the", "of the of the";
     # not a sentence said twice ("It is. It is.").
-    cp = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-    marks = np.concatenate(([0], np.cumsum((cp == 46) | (cp == 33) | (cp == 63))))  # . ! ?
+    marks = np.concatenate(([0], np.cumsum((cp == 46) | (cp == 33) | (cp == 63), dtype=np.int32)))  # . ! ?
     new_sentence = np.zeros(len(words), dtype=bool)
     if len(words) > 1:
         new_sentence[1:] = marks[starts[1:]] > marks[ends[:-1]]
@@ -104,20 +129,44 @@ def word_tokens(text: str, fillers: frozenset[tuple[str, ...]] = frozenset()) ->
         for k in range(n):
             weak[n + k:n + k + len(again)] |= again
     if fillers:
-        set_off_fillers(text, words, starts, ends, weak, fillers)
+        firsts = np.isin(ids, [local[phrase[0]] for phrase in fillers if phrase[0] in local])
+        set_off_fillers(words, np.flatnonzero(firsts).tolist(), _set_off_gaps(cp, starts, ends), weak, fillers)
     return WordTokens(words, starts, ends, weak)
 
 
 # What sets a word off from its neighbour: punctuation, a point, or a dash with a space beside it (the "-" of
 # "well-known" joins its words).
-_SET_OFF = re.compile(r'[,;:()\[\]!?\n"]|\.|\s-|-\s')
+_SET_OFF_MARKS = np.array([ord(c) for c in ',;:()[]!?\n".'], dtype=np.uint32)
+_ASCII_SPACE = np.array([chr(c).isspace() for c in range(128)], dtype=bool)
 
 
-def set_off_fillers(text: str, words: list[str], starts: np.ndarray, ends: np.ndarray, weak: np.ndarray,
+def _set_off_gaps(cp: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[bool]:
+    """Per word: whether the characters between it and the word before hold a mark that sets it off (one of
+    ``,;:()[]!?"`` or a line break or a point, or a dash with whitespace beside it); False for the first."""
+    space = np.zeros(len(cp), dtype=bool)
+    ascii_ = cp < 128
+    space[ascii_] = _ASCII_SPACE[cp[ascii_]]
+    if not ascii_.all():
+        other = np.flatnonzero(~ascii_)
+        space[other] = [chr(c).isspace() for c in cp[other].tolist()]
+    dash = cp == 45
+    pair = (space[:-1] & dash[1:]) | (dash[:-1] & space[1:])  # pair[i]: characters i and i + 1
+    marks = np.concatenate(([0], np.cumsum(np.isin(cp, _SET_OFF_MARKS), dtype=np.int32)))
+    pairs = np.concatenate(([0], np.cumsum(pair, dtype=np.int32)))
+    gaps = np.zeros(len(starts), dtype=bool)
+    if len(starts) > 1:
+        after, before = ends[:-1], starts[1:]  # the gap between word k - 1 and word k
+        gaps[1:] = (marks[before] > marks[after]) | (pairs[np.maximum(before - 1, after)] > pairs[after])
+    return gaps.tolist()
+
+
+def set_off_fillers(words: list[str], candidates: list[int], gaps: list[bool], weak: np.ndarray,
                     fillers: frozenset[tuple[str, ...]]) -> None:
     """Mark as weak each filler phrase the text sets off on both sides (", you know,", "I mean, ..."):
-    by punctuation, the start or end of the text, or a filler beside it. Elsewhere the same words are
-    words ("you know the answer", "a sort of fruit")."""
+    by punctuation (``gaps``: per word, whether a mark sets it off from the word before), the start or end of
+    the text, or a filler beside it. Elsewhere the same words are words ("you know the answer", "a sort of
+    fruit"). ``candidates``: where a phrase's first word stands, in order (a filler marked weak sets off the
+    one after it)."""
     by_first: dict[str, list[tuple[str, ...]]] = {}
     for phrase in sorted(fillers, key=len, reverse=True):
         by_first.setdefault(phrase[0], []).append(phrase)
@@ -125,10 +174,10 @@ def set_off_fillers(text: str, words: list[str], starts: np.ndarray, ends: np.nd
     def off(k: int, neighbour: int) -> bool:
         if k <= 0 or k >= len(words):
             return True
-        return bool(_SET_OFF.search(text, int(ends[k - 1]), int(starts[k]))) or bool(weak[neighbour])
+        return gaps[k] or bool(weak[neighbour])
 
-    for k, word in enumerate(words):
-        for phrase in by_first.get(word, ()):
+    for k in candidates:
+        for phrase in by_first[words[k]]:
             n = len(phrase)
             if tuple(words[k:k + n]) == phrase and off(k, k - 1) and off(k + n, min(k + n, len(words) - 1)):
                 weak[k:k + n] = True
