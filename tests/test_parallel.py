@@ -29,7 +29,15 @@ def test_worker_errors_reach_the_caller(monkeypatch) -> None:
 
 
 def test_parallel_run_is_byte_identical(monkeypatch) -> None:
+    """Quotes looked up word for word, compared, aligned and their results built in workers."""
+    from quoteverify.pipeline import stages
+
     monkeypatch.setattr(parallel, "MIN_ITEMS", 1)
+    monkeypatch.setattr(stages, "EXACT_PARALLEL", 1)
+    seen: list[int] = []
+    ordered_map = parallel.ordered_map
+    monkeypatch.setattr(stages, "ordered_map", lambda task, items, **k: seen.append(len(items)) or ordered_map(
+        task, items, **k))
     words = " ".join(TINY_CORPUS["interview-01"].split()).split(" ")
     # Reworded, spliced and made-up quotes, so the exact fast path leaves work for the workers.
     quotes = [" ".join(words[i:i + 9][::-1]) for i in range(0, 60, 3)]
@@ -40,6 +48,7 @@ def test_parallel_run_is_byte_identical(monkeypatch) -> None:
     two = quoteverify.verify(TINY_CORPUS, quotes, {**config, "align": {"workers": 2}})
     assert len(one) == len(quotes)
     assert jsonl_bytes(one) == jsonl_bytes(two)
+    assert seen[-2:] == [len(quotes) - 1, len(quotes) - 1]  # the exact pass, then the rest: all but the blank
 
 
 def test_documents_prepared_in_workers_are_those_prepared_here(monkeypatch) -> None:

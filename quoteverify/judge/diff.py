@@ -188,6 +188,9 @@ def _quote_tokens(pq: PreparedQuote, lo: int, hi: int) -> list[Tok]:
     return tokens
 
 
+Opcode = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, int]  # get_opcodes()
+
+
 def _source_tokens(src: Source, lo: int, hi: int) -> list[Tok]:
     tokens: list[Tok] = []
     starts = src.tokens.starts
@@ -232,6 +235,7 @@ class _Differ:
         self.bracket_reasons: list[str] = []
         self.bracket_replaces = False
         self.spacing = False
+        self._diffs: dict[tuple[int, int, int], tuple[list[Tok], list[Opcode]]] = {}
 
     def q_orig(self, lo: int, hi: int) -> str:
         a, b = self.pq.norm.to_original(lo, hi)
@@ -269,11 +273,11 @@ class _Differ:
             self.differences += left_off
             return s_lo, s_hi  # character for character, and no page furniture copied with it: nothing else to name
         q = self._numbers(_quote_tokens(self.pq, q_lo, q_hi))
+        self._diffs.clear()  # the diffs of this piece's quote tokens only
         s_lo, s_hi = self._refit(q, src, s_lo, s_hi)
-        s = self._numbers(_source_tokens(src, s_lo, s_hi))
+        s, ops = self._diff(q, src, s_lo, s_hi)
         first_word = int(np.searchsorted(src.tokens.starts, s_lo))
-        matcher = SequenceMatcher(None, [t.text for t in q], [t.text for t in s], autojunk=False)
-        for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        for op, i1, i2, j1, j2 in ops:
             if op == "equal":
                 self._equal_run(src, q[i1:i2], s[j1:j2])
             else:
@@ -307,8 +311,7 @@ class _Differ:
 
     def _edge_kind(self, q: list[Tok], src: Source, s_lo: int, s_hi: int, at_start: bool) -> str | None:
         """The kind of the difference at the start (or end) of a piece; None when the edge matches."""
-        s = self._numbers(_source_tokens(src, s_lo, s_hi))
-        ops = SequenceMatcher(None, [t.text for t in q], [t.text for t in s], autojunk=False).get_opcodes()
+        s, ops = self._diff(q, src, s_lo, s_hi)
         if not ops:
             return None
         op, i1, i2, j1, j2 = ops[0] if at_start else ops[-1]
@@ -317,6 +320,16 @@ class _Differ:
         if any(t.kind == "editorial" for t in q[i1:i2]):
             return "editorial"  # a bracket is judged once, where it stands
         return self.label(q[i1:i2], s[j1:j2], src, _neighbours(s, j1, j2))
+
+    def _diff(self, q: list[Tok], src: Source, s_lo: int, s_hi: int) -> tuple[list[Tok], list[Opcode]]:
+        """The source's tokens in [s_lo, s_hi) and the word diff of the piece's quote tokens ``q`` with them;
+        each span's once per piece (its two edges and the whole are judged on the same diff)."""
+        key = (id(src), s_lo, s_hi)
+        if key not in self._diffs:
+            s = self._numbers(_source_tokens(src, s_lo, s_hi))
+            ops = SequenceMatcher(None, [t.text for t in q], [t.text for t in s], autojunk=False).get_opcodes()
+            self._diffs[key] = (s, ops)
+        return self._diffs[key]
 
     @staticmethod
     def _alternatives(src: Source, s_lo: int, s_hi: int, at_start: bool):

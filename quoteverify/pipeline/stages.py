@@ -74,6 +74,7 @@ class Prepared:
     index_seconds: float = 0.0
 
 
+EXACT_PARALLEL = 5_000  # fewer quotes than this are looked up word for word in this process: workers cost more
 PARALLEL_CHARS = 2_000_000  # documents shorter than this in all are prepared in this process: workers cost more
 
 
@@ -134,6 +135,16 @@ class Watch:
     lap: Callable[[str], None] | None = None
 
 
+@dataclass(frozen=True)
+class Settled:
+    """What checking one quote found: where and how it aligns, its differences, and its result if no cosine
+    can inform it (else None: it is built once the cosines are in)."""
+
+    alignment: Alignment
+    comparison: Comparison
+    result: QuoteResult | None
+
+
 class _Check:
     """One call of check_quotes: the quotes, the corpus they are checked against, and each quote's language
     as far as it is known (given, then told for the quotes not found word for word, then judged by where
@@ -157,14 +168,18 @@ class _Check:
         """Prepare each checkable quote and look it up word for word: (the exact alignments found, the quotes
         still to align)."""
         corpus, aligner = self.prepared.corpus, self.prepared.aligner
+
+        def look_up(k: int) -> tuple[PreparedQuote, Alignment | None]:
+            quote = self.quotes[k]
+            pq = prepare_quote(quote.text, corpus)
+            return pq, aligner.align_exact(pq, corpus.by_id.get(quote.claimed_document), quote.speaker)
+
         exacts: dict[int, Alignment] = {}
         rest: list[int] = []
-        for k, quote in enumerate(self.quotes):
-            if quote.problem:
-                continue
-            pq = prepare_quote(quote.text, corpus)
+        todo = [k for k, quote in enumerate(self.quotes) if not quote.problem]
+        for k, (pq, exact) in zip(todo, ordered_map(look_up, todo, workers=self.config.align.workers,
+                                                    min_items=EXACT_PARALLEL)):
             self.prepared_quotes[k] = pq
-            exact = aligner.align_exact(pq, corpus.by_id.get(quote.claimed_document), quote.speaker)
             if exact is None:
                 rest.append(k)
             else:
@@ -187,6 +202,16 @@ class _Check:
             alignment = replace(alignment, occurrences=1, speaker_occurrences=None, others=())
         return alignment, compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words,
                                   contract=self.contract(k, alignment))
+
+    def settle(self, k: int, exact: Alignment | None) -> Settled:
+        """Compare a quote found word for word (``exact``), or align and compare another; and build its result
+        here (in a worker) when no cosine can inform it."""
+        alignment, comparison = self.compare_exact(k, exact) if exact is not None else self.align_and_compare(k)
+        if needs_cosine(alignment, comparison, self.config.verdict):
+            return Settled(alignment, comparison, None)
+        return Settled(alignment, comparison, build_result(self.quotes[k], alignment, comparison, None,
+                                                           self.prepared.corpus, self.config,
+                                                           self.language_of(k, alignment)))
 
     def tell_languages(self, rest: Sequence[int]) -> None:
         """Each quote's language as given, or as told (against the whole corpus), or detected here. Only the
@@ -247,16 +272,17 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
     todo = [*(k for k in exacts if k not in reused), *rest]
     done = len(checked) + len(reused)
     report = (lambda n: progress(done + n, len(quote_list))) if progress else None
-    checked.update(zip(todo, ordered_map(
-        lambda k: check.compare_exact(k, exacts[k]) if k in exacts else check.align_and_compare(k), todo,
-        workers=config.align.workers, on_done=report)))
+    settled = dict(zip(todo, ordered_map(lambda k: check.settle(k, exacts.get(k)), todo,
+                                         workers=config.align.workers, on_done=report)))
+    checked.update((k, (found.alignment, found.comparison)) for k, found in settled.items())
     prepared.index_seconds = prepared.index.build_seconds
     check.languages = [check.language_of(k, checked[k][0]) if k in checked else check.languages[k]
                        for k in range(len(quote_list))]
     lap("align")
     scores, unjudged = check.cosine_scores(checked, embed)
     lap("embed")
-    results = [reused[k] if k in reused
+    built = {**reused, **{k: found.result for k, found in settled.items() if found.result is not None}}
+    results = [built[k] if k in built
                else build_result(quote, *checked[k], scores.get(k), prepared.corpus, config, check.languages[k])
                for k, quote in enumerate(quote_list)]
     _say_unjudged(results, unjudged)
