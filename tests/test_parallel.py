@@ -73,3 +73,29 @@ def test_documents_prepared_in_workers_are_those_prepared_here(monkeypatch) -> N
         assert repr(a.pages) == repr(b.pages)
         assert [a.turns.at(k) for k in range(0, len(a.document.text), 7)] == \
             [b.turns.at(k) for k in range(0, len(b.document.text), 7)]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_quote_given_again_is_checked_once_with_its_own_row(monkeypatch, workers: int) -> None:
+    """The same text, claim and speaker on several rows: aligned and compared once, each row's result its own
+    (id, row, columns) and the same as when it is given alone; progress counts quotes, not checks."""
+    from quoteverify.pipeline import stages
+    from quoteverify.search.align import Aligner
+
+    monkeypatch.setattr(parallel, "MIN_ITEMS", 1)
+    monkeypatch.setattr(stages, "EXACT_PARALLEL", 1)
+    aligned: list[str] = []
+    original = Aligner.align
+    monkeypatch.setattr(Aligner, "align", lambda self, pq, *a: aligned.append(pq.text) or original(self, pq, *a))
+    quote = {"quote": "We lost 50 volunteers in the first month", "document": "interview-01"}
+    rows = [dict(quote, quote_id="a", note="first"), {"quote_id": "b", "quote": "it was harder than we expected"},
+            dict(quote, quote_id="c", note="again"), dict(quote, quote_id="d", document="")]
+    seen: list[tuple[int, int]] = []
+    config = {"embed": {"enabled": False}, "align": {"workers": workers}}
+    results = quoteverify.verify(TINY_CORPUS, rows, config, progress=lambda n, total: seen.append((n, total)))
+    if workers == 1:  # the aligner runs in this process: its calls are seen
+        assert aligned.count(quote["quote"]) == 2  # a and c once, d (another claim) once
+    assert seen[-1] == (4, 4)
+    alone = {r["quote_id"]: quoteverify.verify(TINY_CORPUS, [r], config)[0] for r in rows}
+    for result in results:
+        assert {**result.to_dict(), "row": 0} == {**alone[result.quote_id].to_dict(), "row": 0}

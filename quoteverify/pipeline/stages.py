@@ -2,7 +2,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from itertools import accumulate
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
@@ -135,6 +136,16 @@ class Watch:
     lap: Callable[[str], None] | None = None
 
 
+def same_checks(indexes: Iterable[int], check_of: Callable[[int], Hashable]) -> list[tuple[int, ...]]:
+    """``indexes`` grouped by what checking them reads (``check_of``), in order of first occurrence: a quote
+    given again (the same text, claim, speaker and language, as an extraction often repeats one) is checked
+    once for all its rows."""
+    groups: dict[Hashable, list[int]] = {}
+    for k in indexes:
+        groups.setdefault(check_of(k), []).append(k)
+    return [tuple(group) for group in groups.values()]
+
+
 @dataclass(frozen=True)
 class Settled:
     """What checking one quote found: where and how it aligns, its differences, and its result if no cosine
@@ -169,30 +180,38 @@ class _Check:
         still to align)."""
         corpus, aligner = self.prepared.corpus, self.prepared.aligner
 
-        def look_up(k: int) -> tuple[PreparedQuote, Alignment | None]:
+        def look_up(k: int) -> Alignment | None:
             quote = self.quotes[k]
-            pq = prepare_quote(quote.text, corpus)
-            return pq, aligner.align_exact(pq, corpus.by_id.get(quote.claimed_document), quote.speaker)
+            return aligner.align_exact(self.prepared_quote(k), corpus.by_id.get(quote.claimed_document),
+                                       quote.speaker)
 
         exacts: dict[int, Alignment] = {}
         rest: list[int] = []
-        todo = [k for k, quote in enumerate(self.quotes) if not quote.problem]
-        for k, (pq, exact) in zip(todo, ordered_map(look_up, todo, workers=self.config.align.workers,
-                                                    min_items=EXACT_PARALLEL)):
-            self.prepared_quotes[k] = pq
-            if exact is None:
-                rest.append(k)
-            else:
-                exacts[k] = exact
-        return exacts, rest
+        groups = same_checks((k for k, quote in enumerate(self.quotes) if not quote.problem),
+                             lambda k: (self.quotes[k].text, self.quotes[k].claimed_document, self.quotes[k].speaker))
+        for group, exact in zip(groups, ordered_map(lambda group: look_up(group[0]), groups,
+                                                    workers=self.config.align.workers, min_items=EXACT_PARALLEL)):
+            for k in group:
+                if exact is None:
+                    rest.append(k)
+                else:
+                    exacts[k] = exact
+        return dict(sorted(exacts.items())), sorted(rest)
+
+    def prepared_quote(self, k: int) -> PreparedQuote:
+        """Quote ``k`` made ready to align, once per process: a worker that looked it up sends back only its
+        alignment (a prepared quote costs more to send than to make again)."""
+        if k not in self.prepared_quotes:
+            self.prepared_quotes[k] = prepare_quote(self.quotes[k].text, self.prepared.corpus)
+        return self.prepared_quotes[k]
 
     def compare_exact(self, k: int, exact: Alignment) -> tuple[Alignment, Comparison]:
-        return exact, compare(self.prepared_quotes[k], exact, self.prepared.corpus,
+        return exact, compare(self.prepared_quote(k), exact, self.prepared.corpus,
                               splice_gap_words=self.config.align.splice_gap_words, contract=self.contract(k, exact))
 
     def align_and_compare(self, k: int) -> tuple[Alignment, Comparison]:
         """Locate a quote the exact fast path did not, and name its differences."""
-        pq, quote, config = self.prepared_quotes[k], self.quotes[k], self.config
+        pq, quote, config = self.prepared_quote(k), self.quotes[k], self.config
         corpus = self.prepared.corpus
         alignment = self.prepared.aligner.align(pq, corpus.by_id.get(quote.claimed_document), quote.speaker)
         target = alignment
@@ -203,15 +222,22 @@ class _Check:
         return alignment, compare(pq, target, corpus, splice_gap_words=config.align.splice_gap_words,
                                   contract=self.contract(k, alignment))
 
-    def settle(self, k: int, exact: Alignment | None) -> Settled:
-        """Compare a quote found word for word (``exact``), or align and compare another; and build its result
-        here (in a worker) when no cosine can inform it."""
+    def settle(self, group: tuple[int, ...], exact: Alignment | None) -> list[Settled]:
+        """Compare the quotes of ``group`` (the same check: ``same_checks``) found word for word (``exact``), or
+        align and compare them, once; and build each one's result here (in a worker) when no cosine can
+        inform it."""
+        k = group[0]
         alignment, comparison = self.compare_exact(k, exact) if exact is not None else self.align_and_compare(k)
         if needs_cosine(alignment, comparison, self.config.verdict):
-            return Settled(alignment, comparison, None)
-        return Settled(alignment, comparison, build_result(self.quotes[k], alignment, comparison, None,
-                                                           self.prepared.corpus, self.config,
-                                                           self.language_of(k, alignment)))
+            return [Settled(alignment, comparison, None)] * len(group)
+        return [Settled(alignment, comparison, build_result(self.quotes[j], alignment, comparison, None,
+                                                            self.prepared.corpus, self.config,
+                                                            self.language_of(j, alignment))) for j in group]
+
+    def same_check(self, k: int) -> tuple[str, str, str, str, str]:
+        """What checking quote ``k`` reads of it (its result also reads its id, row and other columns)."""
+        quote = self.quotes[k]
+        return quote.text, quote.claimed_document, quote.speaker, self.given[k], self.languages[k]
 
     def tell_languages(self, rest: Sequence[int]) -> None:
         """Each quote's language as given, or as told (against the whole corpus), or detected here. Only the
@@ -259,6 +285,8 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
     checked: dict[int, tuple[Alignment, Comparison]] = {
         k: (Alignment("none", (), 0), Comparison((), None, "")) for k, q in enumerate(quote_list) if q.problem}
     exacts, rest = check.exact_pass()
+    if cached is not None and cached.dir is None:
+        cached = None  # a cache without a folder keeps nothing: no key to make
     keys = {k: cached.key(quote_list[k], config, embed, prepared.corpus, exact=exacts.get(k),
                           language=check.languages[k]) for k in range(len(quote_list))} if cached else {}
     reused = cached.load(keys) if cached else {}
@@ -269,11 +297,12 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
     if rest:
         prepared.index.build()  # before the workers start, which share it
     # The quotes found word for word are compared, the others aligned and compared, in the same workers.
-    todo = [*(k for k in exacts if k not in reused), *rest]
-    done = len(checked) + len(reused)
-    report = (lambda n: progress(done + n, len(quote_list))) if progress else None
-    settled = dict(zip(todo, ordered_map(lambda k: check.settle(k, exacts.get(k)), todo,
-                                         workers=config.align.workers, on_done=report)))
+    groups = same_checks([*(k for k in exacts if k not in reused), *rest], check.same_check)
+    done = [len(checked) + len(reused), *accumulate(len(group) for group in groups)]  # quotes, by groups done
+    report = (lambda n: progress(done[0] + done[n], len(quote_list))) if progress else None
+    settled = {k: found for group, founds in zip(groups, ordered_map(
+        lambda group: check.settle(group, exacts.get(group[0])), groups, workers=config.align.workers,
+        on_done=report)) for k, found in zip(group, founds)}
     checked.update((k, (found.alignment, found.comparison)) for k, found in settled.items())
     prepared.index_seconds = prepared.index.build_seconds
     check.languages = [check.language_of(k, checked[k][0]) if k in checked else check.languages[k]
