@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 import time
-from itertools import accumulate
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import accumulate
 from pathlib import Path
 from typing import TYPE_CHECKING
 
