@@ -60,11 +60,16 @@ def _damage(path: Path, how: str, other: Path) -> None:
 
 
 def test_the_warm_cache_holds_every_kind_of_entry(warm_cache: tuple[Path, bytes]) -> None:
+    import sqlite3
+    from contextlib import closing
+
     files = _cache_files(warm_cache[0])
     assert any(f.startswith("sources/") for f in files)
     assert any(f.startswith("corpus/") for f in files)
     assert any(f.startswith("index/") and f.endswith("checksum.json") for f in files)
     assert "embeddings.sqlite" in files
+    with closing(sqlite3.connect(warm_cache[0] / "embeddings.sqlite")) as db:  # the kept results are rows there
+        assert [db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in ("results", "runs")] == [len(QUOTES), 1]
 
 
 @pytest.mark.parametrize("how", ["truncate-half", "truncate-empty", "flip", "replace"])
@@ -82,11 +87,23 @@ def test_a_damaged_cache_file_gives_the_results_of_a_cold_run(warm_cache: tuple[
         assert _run(cache) == cold, f"{how} {name}, the run after"
 
 
+def _forget_results(cache: Path) -> None:
+    """The kept results and run records deleted from the cache's database (a damaged one is left as it is)."""
+    import sqlite3
+    from contextlib import closing, suppress
+
+    database = cache / "embeddings.sqlite"
+    if database.is_file():
+        with suppress(sqlite3.DatabaseError), closing(sqlite3.connect(database)) as db, db:
+            db.execute("DELETE FROM results")
+            db.execute("DELETE FROM runs")
+
+
 def _warnings(cache: Path) -> list[str]:
     from quoteverify.pipeline.stages import run
 
     # Without the kept results (quoteverify.plumbing.resultcache) every quote reads the entries these tests damage.
-    shutil.rmtree(cache / "results", ignore_errors=True)
+    _forget_results(cache)
     return run(TINY_CORPUS, QUOTES, embedder=FakeEmbedder(), cache_dir=cache).warnings
 
 

@@ -285,7 +285,7 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
     checked: dict[int, tuple[Alignment, Comparison]] = {
         k: (Alignment("none", (), 0), Comparison((), None, "")) for k, q in enumerate(quote_list) if q.problem}
     exacts, rest = check.exact_pass()
-    if cached is not None and cached.dir is None:
+    if cached is not None and cached.root is None:
         cached = None  # a cache without a folder keeps nothing: no key to make
     keys = {k: cached.key(quote_list[k], config, embed, prepared.corpus, exact=exacts.get(k),
                           language=check.languages[k]) for k in range(len(quote_list))} if cached else {}

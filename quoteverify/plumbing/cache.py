@@ -1,5 +1,5 @@
 """A cache of what does not change between runs: prepared documents, the BM25
-index, and embeddings.
+index, embeddings, and the results of quotes.
 
 Layout under the cache folder (default ``$XDG_CACHE_HOME/quoteverify``, else
 ``~/.cache/quoteverify``):
@@ -12,10 +12,12 @@ Layout under the cache folder (default ``$XDG_CACHE_HOME/quoteverify``, else
   key hashes the document keys in order.
 - ``index/<key>/``: a bm25s index, with ``checksum.json``; the key adds the
   window and BM25 settings.
-- ``embeddings.sqlite``: vectors by model name and text sha256, and the
+- ``embeddings.sqlite``: vectors by model name and text sha256, the
   language detected in each document (by the sha256 of the text sampled and
-  the detector's version), each row with a checksum: the cache's ``database``
-  (quoteverify.plumbing.database).
+  the detector's version), each quote's result and each run's record of its
+  results (quoteverify.plumbing.resultcache), each row with a checksum: the
+  cache's ``database`` (quoteverify.plumbing.database). (A ``results/`` folder
+  is from versions that kept one file per result; it is no longer read.)
 
 The cache can only be right or absent: every entry carries a sha256 of its
 name and content, checked on every read, and an entry that cannot be read,
@@ -186,7 +188,7 @@ class Cache:
             if not np.array_equal(stored, _checksum(self._name(path), arrays)):
                 raise DamagedEntry("checksum mismatch")
             return arrays
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # no entry (a file where the cache folder should be)
             return None
         except Exception as exc:  # any failure to read, parse or check: the entry cannot be trusted
             self._damaged(path, exc)
@@ -275,8 +277,7 @@ class Cache:
             write(tmp)
             files = {p.name: _file_sha256(p) for p in sorted(tmp.iterdir()) if p.is_file()}
             (tmp / CHECKSUM_FILE).write_text(json.dumps({"key": key, "files": files}, indent=1), encoding="utf-8")
-            if final.exists():
-                shutil.rmtree(final, ignore_errors=True)
+            # Not over an entry there already: another run wrote it meanwhile, and a third may be reading it.
             os.replace(tmp, final)
         except OSError as exc:
             shutil.rmtree(tmp, ignore_errors=True)

@@ -1,15 +1,17 @@
 """The cache's database, ``embeddings.sqlite`` in the cache folder (quoteverify.plumbing.cache): rows keyed by
-a text's sha256, each with a checksum of its scope, key and payload. Two tables: the vector of each text by
-embedding model, and the language detected in each text. A row that does not match its checksum is deleted
-and counted; a database that cannot be read is discarded and made again; one that cannot be written is
-read as long as it can be, and the run goes on without writing to it. Every read is a miss when the cache
-has no folder.
+a text's sha256 or a result's key, each with a checksum of its scope, key and payload. Four tables: the vector
+of each text by embedding model, the language detected in each text, and the results of quotes and the
+records of runs kept between runs (quoteverify.plumbing.resultcache). A row that does not match its checksum
+is deleted and counted; a database that cannot be read is discarded and made again; one that cannot be
+written is read as long as it can be, and the run goes on without writing to it. Every read is a miss when
+the cache has no folder. Several runs (or a cluster's workers) may write at once: a writer waits up to
+``SQLITE_TIMEOUT`` for another's transaction.
 """
 from __future__ import annotations
 
 import hashlib
 import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,10 @@ from ..model.text import plural
 
 # Seconds a run waits for another run writing embeddings to the same cache.
 SQLITE_TIMEOUT = 60.0
+# The tables of kept results and run records (quoteverify.plumbing.resultcache): a JSON payload by key.
+KEPT_TABLES = ("results", "runs")
+_COLUMNS = {"languages": "key TEXT PRIMARY KEY, code TEXT, checksum TEXT",
+            **dict.fromkeys(KEPT_TABLES, "key TEXT PRIMARY KEY, payload BLOB, checksum TEXT")}
 
 
 class DamagedEntry(Exception):
@@ -73,10 +79,12 @@ class CacheDatabase:
                 with db:
                     db.execute("CREATE TABLE IF NOT EXISTS vectors2 (model TEXT, key TEXT, vector BLOB, "
                                "checksum TEXT, PRIMARY KEY (model, key))")
-            if "languages" not in tables and self._writable():
-                # A cache only read (read-only, or locked for long) still serves its vectors; languages are detected.
-                with suppress(sqlite3.OperationalError), db:
-                    db.execute("CREATE TABLE IF NOT EXISTS languages (key TEXT PRIMARY KEY, code TEXT, checksum TEXT)")
+            # A cache only read (read-only, or locked for long) still serves its vectors; languages are detected,
+            # quotes checked again.
+            for table in ("languages", *KEPT_TABLES):
+                if table not in tables and self._writable():
+                    with suppress(sqlite3.OperationalError), db:
+                        db.execute(f"CREATE TABLE IF NOT EXISTS {table} ({_COLUMNS[table]})")
         except BaseException:
             db.close()
             raise
@@ -114,16 +122,40 @@ class CacheDatabase:
     # Detected languages -----------------------------------------------------
     def load_languages(self, keys: Sequence[str]) -> dict[str, str]:
         """The languages detected before for texts by their keys (``language.document_languages``)."""
-        rows = self._select("languages", "key, code, checksum", keys)
-        found = {key: code for key, code, checksum in rows
-                 if isinstance(code, str) and checksum == _row_checksum("language", key, code.encode())}
-        if len(found) < len(rows):
-            self._forget("languages", [row[0] for row in rows if row[0] not in found])
-        return found
+        return self._checked("languages", "code", keys, str)[0]
 
     def save_languages(self, codes: dict[str, str]) -> None:
         self._insert("languages", [(key, code, _row_checksum("language", key, code.encode()))
                                    for key, code in codes.items()])
+
+    # Kept results and run records ------------------------------------------
+    def load_kept(self, table: str, keys: Sequence[str]) -> tuple[dict[str, bytes], list[str]]:
+        """The payloads kept in ``table`` (one of ``KEPT_TABLES``) under ``keys`` whose rows match their
+        checksums, and the keys of those that do not, which are deleted."""
+        return self._checked(table, "payload", keys, bytes)
+
+    def save_kept(self, table: str, payloads: Mapping[str, bytes]) -> None:
+        """Keep payloads in ``table`` by key, all in one transaction."""
+        self._insert(table, [(key, payload, _row_checksum(table, key, payload)) for key, payload in payloads.items()])
+
+    def forget_kept(self, table: str, keys: Sequence[str]) -> None:
+        """Delete rows whose checksums hold but whose payloads are not what their reader expects."""
+        if keys:
+            self._forget(table, keys)
+
+    def _checked(self, table: str, column: str, keys: Sequence[str], kind: type[str] | type[bytes]
+                 ) -> tuple[dict[str, Any], list[str]]:
+        """The values of ``column`` in ``table`` under ``keys`` whose rows match their checksums (the scope is
+        the table's name, "language" for languages), and the keys of the rows that do not, deleted."""
+        scope = "language" if table == "languages" else table
+        rows = self._select(table, f"key, {column}, checksum", keys)
+        found = {key: value for key, value, checksum in rows
+                 if isinstance(value, kind) and checksum == _row_checksum(
+                     scope, key, value.encode() if isinstance(value, str) else value)}
+        bad = [row[0] for row in rows if row[0] not in found]
+        if bad:
+            self._forget(table, bad)
+        return found, bad
 
     def load_vectors(self, model: str, keys: Sequence[str]) -> dict[str, np.ndarray]:
         rows = self._select("vectors2", "key, vector, checksum", keys, model)

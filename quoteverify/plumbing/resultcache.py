@@ -15,23 +15,27 @@ extra columns), whether the claimed document exists, the configuration (less
 what only spreads the work), the embedding model, and a hash of the package's
 own files (a result computed by other code is another result).
 
-Each entry is one file under ``<cache>/results/``: a sha256 of its key and
-payload, then the payload (the result as JSON). ``results/runs/`` records, per run
-(its quote table, documents, configuration, model and code), the entry of each
-of its results in order, the windows it searched and the warnings its results
-gave, checksummed the same way: a run of the same inputs whose entries are all
-there and sound is replayed from them (``replay``), without preparing the
-documents or loading the model. An entry whose checksum, JSON or fields
-do not match is deleted and the quote checked again, with one warning per run;
-a damaged cache costs time, never a wrong result.
+Each entry is a row of the table ``results`` in the cache's database
+(``embeddings.sqlite``, quoteverify.plumbing.database): its key, its payload
+(the result as JSON) and a checksum of both; a run's new entries are written
+in one transaction. The table ``runs`` records, per run (its quote table,
+documents, configuration, model and code), the key of each of its results in
+order, the windows it searched and the warnings its results gave, checksummed
+the same way: a run of the same inputs whose entries are all there and sound
+is replayed from them (``replay``), without preparing the documents or loading
+the model. An entry whose checksum, JSON or fields do not match is deleted and
+the quote checked again, with one warning per run; a damaged cache costs time,
+never a wrong result. Several processes (a cluster's workers, runs sharing a
+cache) may write at once: SQLite makes each wait for the other's transaction.
+
+Versions before 4 kept one file per entry under ``<cache>/results/``; that
+folder is no longer read nor written, nor removed (removing thousands of files
+would slow the first run of a new version): delete it at any time.
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from functools import lru_cache
@@ -40,8 +44,10 @@ from typing import Any
 
 from ..model.types import Quote, QuoteResult
 from .cache import digest
+from .database import CacheDatabase
 
-RESULT_VERSION = "3"  # bump when the entry layout changes (2: page, page_kind; 3: occurrences)
+# Bump when the entry layout changes (2: page, page_kind; 3: occurrences; 4: rows of the cache's database).
+RESULT_VERSION = "4"
 _FIELDS = frozenset(f.name for f in fields(QuoteResult))
 
 
@@ -58,22 +64,35 @@ def code_fingerprint() -> str:
 
 
 class ResultCache:
-    """Per-quote results under ``root/results``; every method is a no-op miss when ``root`` is None."""
+    """Per-quote results in the database of the cache folder ``root``; every method is a no-op miss when
+    ``root`` is None."""
 
     def __init__(self, root: str | Path | None, *, warnings: list[str] | None = None, documents: str = "",
                  run: str = ""):
         """``documents``: ``documents_key`` of the whole corpus, when the corpus a quote is checked
         against is only the part of it the quote can match (quoteverify.pipeline.cluster); ``run``: the ``run_key`` of
         the run whose results these are, which records them (``keep_run``, ``replay``)."""
-        self.dir = Path(root) / "results" if root is not None else None
+        self.root = Path(root) if root is not None else None
         self.documents = documents
         self.run = run
         self.warnings = warnings if warnings is not None else []
         self.hits = 0
         self.damaged = 0
+        self._writable = True
+        self._database = CacheDatabase(self.root, self._warn, self._unwritable, lambda: self._writable)
+        self._discarded: set[str] = set()
         self._run_keys: list[str] | None = None
         self._corpus_keys: dict[int, str] = {}
         self._document_keys: dict[tuple[int, int], str] = {}
+        self._settings: tuple[Any, str] | None = None  # the last configuration and its settings text
+
+    def _warn(self, message: str) -> None:
+        if message not in self.warnings:
+            self.warnings.append(message)
+
+    def _unwritable(self, exc: BaseException) -> None:
+        # Not warned here: the cache's own writes say it (quoteverify.plumbing.cache); kept results only save time.
+        self._writable = False
 
     def _document_key(self, corpus: Any, k: int) -> str:
         if (id(corpus), k) not in self._document_keys:
@@ -93,25 +112,23 @@ class ResultCache:
             documents = self._corpus_keys[id(corpus)]
         claimed_known = quote.claimed_document in corpus.by_id
         return digest("result", RESULT_VERSION, code_fingerprint(), repr(quote), repr(language), claimed_known,
-                      _settings(config), embed.name if embed is not None else "", documents)
+                      self._settings_of(config), embed.name if embed is not None else "", documents)
 
-    def _run_path(self) -> Path:
-        assert self.dir is not None
-        return self.dir / "runs" / f"{self.run}.run"
+    def _settings_of(self, config: Any) -> str:
+        """``_settings`` of a run's one configuration, made once rather than per quote."""
+        if self._settings is None or self._settings[0] is not config:
+            self._settings = (config, _settings(config))
+        return self._settings[1]
 
     def replay(self) -> Replay | None:
         """Every result of a run of the same inputs (``run``), in order, if that run was recorded
         (``keep_run``) and all its entries are still here and sound: then this run checks nothing again, and
         needs neither the documents prepared nor the model. None otherwise; a wrong answer costs time, never a
-        result."""
-        if self.dir is None or not self.run:
+        result (a damaged record is deleted, and written again by this run)."""
+        if self.root is None or not self.run:
             return None
-        try:
-            raw = self._run_path().read_bytes()
-        except OSError:
-            return None
-        checksum, sep, payload = raw.partition(b"\n")
-        if not sep or _checksum(self.run, payload) != checksum:
+        payload = self._database.load_kept("runs", [self.run])[0].get(self.run)
+        if payload is None:
             return None
         try:
             record = json.loads(payload.decode("utf-8", "surrogatepass"))
@@ -126,61 +143,49 @@ class ResultCache:
     def keep_run(self, *, windows: int, warnings: Sequence[str]) -> None:
         """Record this run (``run``): the key of each of its results in order (those of the last ``save``), the
         number of windows searched and the warnings the results gave (``replay``)."""
-        if self.dir is None or not self.run or self._run_keys is None:
+        if self.root is None or not self.run or self._run_keys is None:
             return
         payload = json.dumps({"keys": self._run_keys, "windows": windows, "warnings": list(warnings)},
                              ensure_ascii=False).encode("utf-8", "surrogatepass")
-        with contextlib.suppress(OSError):
-            path = self._run_path()
-            path.parent.mkdir(parents=True, exist_ok=True)
-            _write_atomically(path, _checksum(self.run, payload) + b"\n" + payload)
-
-    def _path(self, key: str) -> Path:
-        assert self.dir is not None
-        return self.dir / key[:2] / f"{key}.json"
+        self._database.save_kept("runs", {self.run: payload})
 
     def load(self, keys: Mapping[int, str]) -> dict[int, QuoteResult]:
-        """The kept results among ``keys`` (position -> key); damaged entries are deleted."""
-        if self.dir is None:
+        """The kept results among ``keys`` (position -> key); damaged entries are deleted, and counted once a
+        run (an entry that cannot be deleted is not read again)."""
+        if self.root is None:
             return {}
+        wanted = {k: key for k, key in keys.items() if key not in self._discarded}
+        payloads, damaged = self._database.load_kept("results", sorted(set(wanted.values())))
         found: dict[int, QuoteResult] = {}
-        damaged = 0
-        for k, key in keys.items():
-            path = self._path(key)
-            try:
-                raw = path.read_bytes()
-            except OSError:
-                continue
-            result = _decode(key, raw)
-            if result is None:
-                damaged += 1
-                with contextlib.suppress(OSError):
-                    path.unlink()
-                continue
-            found[k] = result
+        forged: set[str] = set()
+        for k, key in wanted.items():
+            result = _decode(payloads[key]) if key in payloads and key not in forged else None
+            if result is not None:
+                found[k] = result
+            elif key in payloads:
+                forged.add(key)  # sound checksum, not a result's fields
+        self._database.forget_kept("results", sorted(forged))
+        bad = len(damaged) + len(forged)
+        self._discarded.update(damaged, forged)
         self.hits += len(found)
-        if damaged:
-            self.damaged += damaged
-            self.warnings.append(f"result cache: {damaged} damaged entr{'y' if damaged == 1 else 'ies'} "
-                                 f"in {self.dir} discarded; those quotes were checked again")
+        if bad:
+            self.damaged += bad
+            self.warnings.append(f"result cache: {bad} damaged entr{'y' if bad == 1 else 'ies'} "
+                                 f"in {self._database.path()} discarded; those quotes were checked again")
         return found
 
     def save(self, results: Mapping[str, QuoteResult], *, run: Sequence[str] | None = None) -> None:
-        """Keep results by key; a cache that cannot be written is skipped (it only saves time). ``run``: the
-        key of every result of the run in order, kept before or now, for ``keep_run`` to record."""
-        if self.dir is None:
+        """Keep results by key, in one transaction; a cache that cannot be written is skipped (it only saves
+        time). ``run``: the key of every result of the run in order, kept before or now, for ``keep_run`` to
+        record."""
+        if self.root is None:
             return
         self._run_keys = list(run) if run is not None else None
-        for key, result in results.items():
-            path = self._path(key)
-            payload = json.dumps(result.to_dict(), ensure_ascii=False, sort_keys=True).encode("utf-8",
-                                                                                             "surrogatepass")
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                _write_atomically(path, _checksum(key, payload) + b"\n" + payload)
-            except OSError:
-                self._run_keys = None  # a run whose entries are not all written is not recorded
-                return
+        self._database.save_kept("results", {
+            key: json.dumps(result.to_dict(), ensure_ascii=False, sort_keys=True).encode("utf-8", "surrogatepass")
+            for key, result in results.items()})
+        if not self._writable:
+            self._run_keys = None  # a run whose entries are not all written is not recorded
 
 
 @dataclass(frozen=True)
@@ -209,19 +214,6 @@ def _settings(config: Any) -> str:
     return json.dumps(settings, sort_keys=True, default=str)
 
 
-def _write_atomically(path: Path, data: bytes) -> None:
-    """``data`` written to a temporary file beside ``path`` and renamed over it: a reader sees the whole file
-    or none."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, path)
-    except OSError:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def documents_key(documents: Iterable[Any]) -> str:
     """Every document as a result sees it: what a quote not found word for word depends on."""
     return digest("documents", *(_document_key(d) for d in documents))
@@ -236,15 +228,8 @@ def _document_key(document: Any) -> str:
                   repr(document.language), *((repr(document.layout),) if document.layout else ()))
 
 
-def _checksum(key: str, payload: bytes) -> bytes:
-    # The key is in the sum: another quote's intact entry copied under this name is damage too.
-    return hashlib.sha256(key.encode() + b"\n" + payload).hexdigest().encode()
-
-
-def _decode(key: str, raw: bytes) -> QuoteResult | None:
-    checksum, sep, payload = raw.partition(b"\n")
-    if not sep or _checksum(key, payload) != checksum:
-        return None
+def _decode(payload: bytes) -> QuoteResult | None:
+    """A kept result, if its payload is a JSON object of exactly a result's fields."""
     try:
         data = json.loads(payload.decode("utf-8", "surrogatepass"))
     except (UnicodeDecodeError, ValueError):
