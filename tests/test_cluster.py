@@ -319,3 +319,38 @@ def test_quotes_not_found_word_for_word_are_checked_without_the_whole_corpus(
     assert by_id["n1"].status == "unverified"
     assert (by_id["k1"].match_type, by_id["k1"].reasons[0]) == ("misattributed", "said by Speaker 2, not by claimed Speaker 1")
     assert seen == sorted(seen) and seen[-1] == (len(quotes), len(quotes))
+
+
+def test_a_worker_takes_the_other_shards_prepared_when_there_is_no_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Two workers' states in this process: each prepares its shard; the first then makes the whole corpus
+    # from its own shard and the second's, shipped, preparing no document again.
+    from quoteverify.model.config import as_config
+    from quoteverify.pipeline import stages
+    from quoteverify.pipeline.cluster import worker as worker_module
+    from quoteverify.pipeline.cluster.worker import shard_key
+    from quoteverify.plumbing.archive import ArchiveLimits
+    from quoteverify.plumbing.cache import Cache
+    from quoteverify.sources.documents import read_documents
+
+    config = as_config(None)
+    documents = read_documents(TINY_CORPUS, ArchiveLimits.of(config)).documents
+    parts = [tuple(documents[:2]), tuple(documents[2:])]
+    assert all(parts)
+    first, second = WorkerState(), WorkerState()
+    for state, part in zip((first, second), parts):
+        state.prepare_shard(shard_key(part, config), part, config, None, [shard_key(part, config)])
+    shipped = second.shipped_shard(shard_key(parts[1], config))
+    assert [one.doc_id for one in shipped] == [d.doc_id for d in parts[1]]
+    prepared_again: list[str] = []
+    original = worker_module.prepare_document
+    monkeypatch.setattr(worker_module, "prepare_document",
+                        lambda d, cache: (prepared_again.append(d.doc_id), original(d, cache))[1])
+    whole = first.whole_corpus(documents, config, None, [shipped])
+    assert prepared_again == []
+    alone = stages.prepare(documents, config, cache=Cache(None))
+    for got, want in zip(whole.corpus.sources, alone.corpus.sources, strict=True):
+        assert got.norm.text == want.norm.text and got.tokens.words == want.tokens.words
+        assert (got.ids == want.ids).all() and got.turns.starts() == want.turns.starts()
+        assert [got.turns.at(o) for o in got.turns.starts()] == [want.turns.at(o) for o in want.turns.starts()]
+    # Without them, the other shard's documents are prepared here.
+    assert WorkerState().whole_corpus(documents, config, None) is not None

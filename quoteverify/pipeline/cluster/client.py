@@ -2,14 +2,15 @@
 
 The documents are split by size into one shard per worker, prepared there and kept
 (quoteverify.pipeline.cluster.shards). The exact fast path runs on the shards and a reduce step picks the
-document the whole-corpus run finds; each quote it settles is checked on the shard that holds its
-document. The other quotes are ranked on every shard with the corpus-wide BM25 weights and checked on one
-worker against the documents they can match, gathered from the shards, until every shard confirms that
-none of its windows would have entered their retrievals (quoteverify.pipeline.cluster.gathering). When
-the whole corpus is no larger than ``cluster.gather_chars``, and for what cannot be gathered, the whole
-corpus is sent to every worker, each reads it once and keeps it (``WholeCorpusChecks``). A worker calls
-the same ``stages.check_quotes`` as the in-process run (quoteverify.pipeline.cluster.worker), so every
-result is the one the in-process run gives (README: "Beyond one machine").
+document the whole-corpus run finds; each quote it settles is checked on the shard that holds its document.
+The other quotes are ranked on every shard with the corpus-wide BM25 weights and checked on one worker
+against the documents they can match, gathered from the shards, until every shard confirms that none of its
+windows would have entered their retrievals (quoteverify.pipeline.cluster.gathering). When the whole corpus
+is no larger than ``cluster.gather_chars``, and for what cannot be gathered, the whole corpus is sent to
+every worker, each reads it once and keeps it (``WholeCorpusChecks``): its own shard as prepared, the others
+read from the cache the workers share or, without one, taken prepared from the workers that hold them. A
+worker calls the same ``stages.check_quotes`` as the in-process run (quoteverify.pipeline.cluster.worker),
+so every result is the one the in-process run gives (README: "Beyond one machine").
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ from ...sources.language import detect_quote_languages, with_languages
 from ...sources.turns import Turns, label_warnings
 from ..stages import QuoteLanguages, read_inputs
 from . import session
-from .gathering import check_in_rounds, documents_needed
+from .gathering import check_in_rounds, documents_needed, gathers
 from .session import ClusterGiven, open_session
 from .shards import ShardSet, exact_owners, split
 from .worker import Checking, ChunkChecked, WorkerState, run_task
@@ -93,10 +94,13 @@ class ClusterRun:
 
 
 def start_whole_corpus_checks(run: ClusterRun, quotes: list[int], *, sharded: bool,
-                              index_on: str | None = None) -> WholeCorpusChecks:
+                              index_on: str | None = None,
+                              shipped: Sequence[distributed.Future] = ()) -> WholeCorpusChecks:
     """Start checking the quotes numbered ``quotes`` in chunks, every worker holding the whole corpus.
     ``sharded``: the workers hold the documents in shards, prepared (into the cache) already;
-    ``index_on``: the worker to build the index (it has the least else to do)."""
+    ``index_on``: the worker to build the index (it has the least else to do); ``shipped``: each shard's
+    documents as its worker prepared them (``WorkerState.shipped_shard``), for a run without a cache to
+    read them from."""
     client, documents, config, cache = run.client, run.documents, run.checking.config, run.checking.cache_dir
     workers = max(1, len(client.scheduler_info().get("workers", {})))
     size = max(config.cluster.min_chunk, -(-len(quotes) // (workers * config.cluster.chunks_per_worker)))
@@ -115,7 +119,7 @@ def start_whole_corpus_checks(run: ClusterRun, quotes: list[int], *, sharded: bo
     futures = [client.submit(run_task, WorkerState.check_chunk, docs,
                              session.sent_ahead(client, [run.quotes[k] for k in part]),
                              session.sent_ahead(client, [run.languages[k] for k in part]),
-                             run.checking, *ready, pure=False)
+                             run.checking, list(shipped), *ready, pure=False)
                for part in parts]
     return WholeCorpusChecks(quotes, futures)
 
@@ -125,7 +129,20 @@ def _on_shards(run: ClusterRun, shards: ShardSet) -> tuple[Found, WholeCorpusChe
     can match, gathered from the shards. When none is to be gathered, the others are checked against the
     whole corpus meanwhile: those chunks come back to be collected."""
     quote_list, config = run.quotes, run.checking.config
+    # Without a cache the workers share, a worker checking against the whole corpus takes the other shards'
+    # documents from their workers, prepared: packed for it from the start.
+    shipped = [shards.on(s, WorkerState.shipped_shard, shards.keys[s]) for s in range(len(shards.keys))
+               ] if run.checking.cache_dir is None and not gathers(shards) else []
     owners = exact_owners(shards, quote_list)
+    need = documents_needed(shards, quote_list, owners)
+    whole = None
+    rest = [k for k in range(len(quote_list)) if k not in owners.shard_of]
+    if not need and rest:
+        # The rest are checked against the whole corpus while the shards check theirs (submitted first: they
+        # take longest); the index is built by the worker with the fewest quotes to check on its shard.
+        busy = [sum(owner == s for owner in owners.shard_of.values()) for s in range(len(shards.keys))]
+        whole = start_whole_corpus_checks(run, rest, sharded=True, index_on=shards.addresses[busy.index(min(busy))],
+                                          shipped=shipped)
     jobs = []
     for s in range(len(shards.keys)):
         mine = [k for k in sorted(owners.shard_of) if owners.shard_of[k] == s]
@@ -135,14 +152,6 @@ def _on_shards(run: ClusterRun, shards: ShardSet) -> tuple[Found, WholeCorpusChe
             jobs.append((chunk, shards.on(s, WorkerState.check_on_shard, shards.keys[s],
                                           [quote_list[k] for k in chunk], [run.languages[k] for k in chunk],
                                           run.checking)))
-    need = documents_needed(shards, quote_list, owners)
-    whole = None
-    if not need:
-        # The rest are checked against the whole corpus while the shards check theirs; the index is built
-        # by the worker with the fewest quotes to check on its shard.
-        busy = [sum(owner == s for owner in owners.shard_of.values()) for s in range(len(shards.keys))]
-        whole = start_whole_corpus_checks(run, [k for k in range(len(quote_list)) if k not in owners.shard_of],
-                                          sharded=True, index_on=shards.addresses[busy.index(min(busy))])
     found = Found()
     for (chunk, _), (out, chunk_warnings) in zip(jobs, shards.settle("checking quotes", [f for _, f in jobs])):
         found.results.update((k, r) for k, r in zip(chunk, out) if r is not None)

@@ -39,15 +39,22 @@ class Gathered:
     warnings: list[str]
 
 
+def gathers(shards: ShardSet) -> bool:
+    """Whether a quote the shards do not settle is checked against the documents it can match, gathered from
+    the shards; if not, against the whole corpus, which each worker keeps."""
+    config = shards.config
+    if config.index.backend != "bm25s":
+        return False  # only bm25s's windows can be weighted with the whole corpus's stats
+    # What a worker may gather holds the whole corpus: each worker keeps it, read once.
+    return sum(len(d.text) for d in shards.documents) > config.cluster.gather_chars
+
+
 def documents_needed(shards: ShardSet, quote_list: Sequence[Quote], owners: ExactOwners) -> dict[int, set[int]]:
     """The quotes left to check against the documents they can match, each with the documents it needs
     whatever BM25 ranks first: its claimed document and the one it is found in word for word. Empty when
     the whole corpus is to be used instead."""
-    config = shards.config
-    if config.index.backend != "bm25s":
-        return {}  # only bm25s's windows can be weighted with the whole corpus's stats
-    if sum(len(d.text) for d in shards.documents) <= config.cluster.gather_chars:
-        return {}  # what a worker may gather holds the whole corpus: each worker keeps it, read once
+    if not gathers(shards):
+        return {}
     need: dict[int, set[int]] = {}
     for k, quote in enumerate(quote_list):
         if k in owners.shard_of or quote.problem:

@@ -3,17 +3,18 @@
 A worker keeps its shard of the documents, prepared (``prepare_shard``), weighted with the whole corpus's
 BM25 stats (``use_stats``); other shards' documents it was sent for a gathered check, newest last, up to
 ``cluster.gather_chars`` characters (``guest``); the whole corpus where a run falls back to it
-(``whole_corpus``); and the embedding model, loaded once. The client (quoteverify.pipeline.cluster.client)
-sends each task as ``run_task(WorkerState.method, ...)``: the method runs on the state of the worker
-process it lands on (``this_worker``).
+(``whole_corpus``; without a cache, the other shards' documents shipped by their workers,
+``shipped_shard``); and the embedding model, loaded once. The client (quoteverify.pipeline.cluster.client)
+sends each task as ``run_task(WorkerState.method, ...)``: the method runs on the state of the worker process
+it lands on (``this_worker``).
 
 A quote checked against the documents it can match, gathered from the shards (``check_gathered``), is
 checked with the same ``stages.check_quotes`` as the in-process run against those documents alone: scores
 joined from the indexes that hold them (``JoinedPostings``), nothing prepared again; every retrieval the
-alignment made is recorded with the score of the last window it took in (``RetrievalLog``). Every shard
-then says whether a window of another document scores as much (``beaten``); if one does, the quote is
-checked again with that document too. So each retrieval took in the windows the whole corpus would have,
-and the result is the in-process one.
+alignment made is recorded with the score of the last window it took in (``RetrievalLog``). Every shard then
+says whether a window of another document scores as much (``beaten``); if one does, the quote is checked
+again with that document too. So each retrieval took in the windows the whole corpus would have, and the
+result is the in-process one.
 """
 from __future__ import annotations
 
@@ -37,7 +38,15 @@ from ...search.align import Aligner
 from ...search.index import Bm25Index, Bm25Settings, Bm25Stats
 from ...search.places import ExactSummary, exact_summary
 from ...search.window import make_windows
-from ...sources.corpus import Corpus, PreparedDocument, PreparedQuote, Source, prepare_document, prepare_quote
+from ...sources.corpus import (
+    Corpus,
+    PackedDocument,
+    PreparedDocument,
+    PreparedQuote,
+    Source,
+    prepare_document,
+    prepare_quote,
+)
 from ..stages import Prepared, QuoteLanguages, check_quotes, embedder_for, prepare
 
 T = TypeVar("T")
@@ -52,6 +61,15 @@ class Checking:
     config: Config
     embedder: Embedder | None
     cache_dir: str | None
+
+
+@dataclass(frozen=True)
+class ShippedDocument:
+    """A document of a shard as its worker prepared it, sent to another worker (``WorkerState.shipped_shard``)."""
+
+    doc_id: str
+    sha256: str
+    packed: PackedDocument
 
 
 @dataclass(frozen=True)
@@ -145,19 +163,37 @@ class WorkerState:
             prepare_document(document, cache)
         return len(documents)
 
-    def whole_corpus(self, documents: tuple[Document, ...], config: Config, cache_dir: str | None) -> Prepared:
-        """The whole corpus, prepared (or read from the cache) on first use and kept."""
+    def whole_corpus(self, documents: tuple[Document, ...], config: Config, cache_dir: str | None,
+                     shipped: Sequence[Sequence[ShippedDocument]] = ()) -> Prepared:
+        """The whole corpus, prepared (or read from the cache) on first use and kept; ``shipped``: other
+        shards' documents as their workers prepared them (``shipped_shard``), when there is no cache."""
         key = digest("prepared", cache_dir, *(f"{d.doc_id}\x01{d.sha256}" for d in documents),
                      config.window.size, config.window.overlap, config.index.backend, config.index.k1,
                      config.index.b, config.index.top_k)
         if key not in self.whole:
             self.whole.clear()  # one corpus at a time: a worker's memory is for its current run
             cache = Cache(cache_dir)
-            # The documents of this worker's shard are prepared already: only the others are read or prepared.
+            # The documents of this worker's shard are prepared already, and those shipped from the other
+            # shards' workers: only the others are read or prepared.
             held = self.held_documents()
-            self.whole[key] = prepare(documents, config, cache=cache, normalized=[
-                held.get((d.doc_id, d.sha256)) or prepare_document(d, cache) for d in documents])
+            sent = {(one.doc_id, one.sha256): one.packed for shard in shipped for one in shard}
+
+            def prepared(document: Document) -> PreparedDocument:
+                name = (document.doc_id, document.sha256)
+                if name in held:
+                    return held[name]
+                if name in sent:
+                    return sent[name].unpacked(document.text)
+                return prepare_document(document, cache)
+
+            self.whole[key] = prepare(documents, config, cache=cache, normalized=[prepared(d) for d in documents])
         return self.whole[key]
+
+    def shipped_shard(self, key: str) -> list[ShippedDocument]:
+        """The documents of this worker's shard ``key`` as prepared here, for the other workers' whole corpus."""
+        return [ShippedDocument(s.document.doc_id, s.document.sha256,
+                                PreparedDocument(s.norm, s.tokens, s.pages).packed(s.document))
+                for s in self.held[key].corpus.sources]
 
     def build_index(self, documents: tuple[Document, ...], config: Config, cache_dir: str, *shards_done: int) -> int:
         """Once every shard is prepared: the whole corpus's BM25 index built into the cache."""
@@ -166,9 +202,10 @@ class WorkerState:
         return prepared.windows
 
     def check_chunk(self, documents: tuple[Document, ...], quotes: Sequence[Quote], languages: Sequence[str],
-                    checking: Checking, *ready: int) -> ChunkChecked:
-        """A chunk of quotes (and their languages) checked against the whole corpus."""
-        prepared = self.whole_corpus(documents, checking.config, checking.cache_dir)
+                    checking: Checking, shipped: Sequence[Sequence[ShippedDocument]], *ready: int) -> ChunkChecked:
+        """A chunk of quotes (and their languages) checked against the whole corpus (``shipped``: as for
+        ``whole_corpus``)."""
+        prepared = self.whole_corpus(documents, checking.config, checking.cache_dir, shipped)
         warnings: list[str] = []
         embed = self.embedder(checking)
         results = check_quotes(prepared, quotes, checking.config, embed, languages=QuoteLanguages(languages),
