@@ -354,3 +354,27 @@ def test_a_worker_takes_the_other_shards_prepared_when_there_is_no_cache(monkeyp
         assert [got.turns.at(o) for o in got.turns.starts()] == [want.turns.at(o) for o in want.turns.starts()]
     # Without them, the other shard's documents are prepared here.
     assert WorkerState().whole_corpus(documents, config, None) is not None
+
+
+def test_the_speaker_label_warnings_come_from_the_workers_turns(tmp_path: Path) -> None:
+    # Lines shaped like labels that were not read, and a document without labels where a speaker is claimed:
+    # the cluster's warnings are the in-process run's, from the turns its workers built.
+    corpus = dict(TINY_CORPUS)
+    corpus["podcast"] = ("Maria: We lost fifteen volunteers in the spring of that year.\n"
+                         "Speaker #1: Why did that happen so fast?\n"
+                         "Maria: The budget never came, and the town rebuilt the bridge too late.\n"
+                         "**Alice**: Nobody told us about any of it.\n")
+    corpus["memo"] = "The board met on Tuesday and agreed to fund the new library wing in full.\n"
+    quotes = [{"quote": "We lost fifteen volunteers in the spring", "document": "podcast"},
+              {"quote": "the town rebuilt the bridge too late", "document": "podcast"},
+              {"quote": "agreed to fund the new library wing", "document": "memo", "speaker": "Chair"},
+              {"quote": "it was harder than we expected", "document": "interview-01"}]
+    config = {"embed": {"enabled": False}}
+    one = quoteverify.run(corpus, quotes, config)
+    assert any(w.startswith("podcast: 2 speaker turns read, but 2 lines") for w in one.warnings)
+    assert any(w.startswith("memo: no speaker labels read") for w in one.warnings)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster:
+        run = run_on_cluster(corpus, quotes, config, cluster=cluster.scheduler_address)
+    assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
+    assert run.warnings == one.warnings

@@ -363,7 +363,7 @@ def run(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = No
     timings["index"] = prepared.index_seconds
     timings["align"] -= timings["index"]
     corpus = prepared.corpus
-    labels = label_warnings(loaded.documents, results, lambda d: corpus.sources[corpus.by_id[d.doc_id]].turns)
+    labels = label_warnings(loaded.documents, results, lambda d: corpus.sources[corpus.by_id[d.doc_id]].turns.starts())
     kept.keep_run(windows=prepared.windows, warnings=labels)
     return Run(results, loaded.documents, config, embed.name if embed else None, timings,
                [*warnings, *cache.warnings, *labels], prepared.windows, inputs.quotes_sha256, tuple(quote_list))

@@ -252,35 +252,40 @@ def _titled_alike(claimed: str, found: str) -> bool:
 UNREAD_SHOWN = 3  # lines named in a warning about labels that were not read
 
 
+def documents_labelled(documents: Sequence[Document], results: Sequence[QuoteResult]) -> list[Document]:
+    """The documents whose speaker labels ``label_warnings`` looks at: those quotes are found in or claimed
+    for, other than subtitle files."""
+    quoted = {doc for result in results for doc in (result.document, result.claimed_document)} - {""}
+    return [d for d in documents if d.doc_id in quoted and not d.cues]
+
+
 def label_warnings(documents: Sequence[Document], results: Sequence[QuoteResult],
-                   turns_of: Callable[[Document], Turns]) -> list[str]:
+                   starts_of: Callable[[Document], Sequence[int]]) -> list[str]:
     """What the run's summary says of the speaker labels of the documents quotes are found in or claimed for:
     a document with lines shaped like labels that were not read (their words count as the turn before);
     a document without a single label read, when a quote claims a speaker there. ``documents`` in corpus
-    order; ``turns_of``: a document's turns (asked only of the documents quoted)."""
+    order; ``starts_of``: where a document's turns start (asked only of ``documents_labelled``)."""
     claimed: dict[str, int] = {}  # by document quoted: the quotes that claim a speaker there
     for result in results:
         for doc in {result.document, result.claimed_document} - {""}:
             claimed[doc] = claimed.get(doc, 0) + bool(result.claimed_speaker)
     warnings = []
-    for document in documents:
-        if document.doc_id not in claimed or document.cues:
-            continue
-        turns = turns_of(document)
+    for document in documents_labelled(documents, results):
+        starts = starts_of(document)
         speakers = claimed.get(document.doc_id, 0)
-        if not len(turns):
+        if not starts:
             if speakers:
                 warnings.append(f"{document.doc_id}: no speaker labels read, so the speaker claimed for "
                                 f"{plural(speakers, 'quote')} there cannot be checked "
                                 "(the labels read: docs/places.md)")
             continue
-        missed = unread(document.text, set(turns.starts()))
+        missed = unread(document.text, set(starts))
         if missed:
             shown = ", ".join(f"line {document.text.count(chr(10), 0, at) + 1} {label!r}"
                               for at, label in missed[:UNREAD_SHOWN])
             more = f" and {len(missed) - UNREAD_SHOWN} more" if len(missed) > UNREAD_SHOWN else ""
             were = ("lines shaped like speaker labels were" if len(missed) > 1
                     else "line shaped like a speaker label was")
-            warnings.append(f"{document.doc_id}: {plural(len(turns), 'speaker turn')} read, but {len(missed)} "
+            warnings.append(f"{document.doc_id}: {plural(len(starts), 'speaker turn')} read, but {len(missed)} "
                             f"{were} not ({shown}{more}); their words count as the turn before them")
     return warnings

@@ -26,7 +26,7 @@ from ...model.types import Document, Progress, Quote, QuoteResult, Run
 from ...plumbing.cache import Cache
 from ...sources.documents import DocumentsGiven
 from ...sources.language import detect_quote_languages, with_languages
-from ...sources.turns import Turns, label_warnings
+from ...sources.turns import Turns, documents_labelled, label_warnings
 from ..stages import QuoteLanguages, read_inputs
 from . import session
 from .gathering import check_in_rounds, documents_needed, gathers
@@ -78,6 +78,7 @@ class Found:
     results: dict[int, QuoteResult] = field(default_factory=dict)
     warnings: list[str] = field(default_factory=list)
     windows: int = 0
+    turn_starts: dict[str, list[int]] = field(default_factory=dict)  # of the documents the label warnings ask
 
 
 @dataclass(frozen=True)
@@ -194,6 +195,15 @@ def _check_everywhere(run: ClusterRun) -> Found:
     if rest:
         collect(start_whole_corpus_checks(run, rest, sharded=on_shards))
     found.windows = windows[1] or windows[0]
+    if on_shards:
+        # The speaker turns of the documents quoted, from the workers that built them.
+        results = [found.results[k] for k in range(len(run.quotes))]
+        asked = {d.doc_id for d in documents_labelled(run.documents, results)}
+        wanted = [[run.documents[g].doc_id for g in shards.docs[s] if run.documents[g].doc_id in asked]
+                  for s in range(len(shards.keys))]
+        for starts in shards.settle("reading speaker turns", [shards.on(s, WorkerState.turn_starts, shards.keys[s],
+                                                                         wanted[s]) for s in range(len(shards.keys))]):
+            found.turn_starts.update(starts)
     return found
 
 
@@ -231,7 +241,8 @@ def run_on_cluster(documents: DocumentsGiven, quotes: QuotesGiven, config: Confi
     results = [found.results[k] for k in range(len(read.quotes))]
     warnings = read.warnings
     warnings.extend(dict.fromkeys(w for w in found.warnings if w not in warnings))
-    warnings += label_warnings(read.documents, results, lambda d: Turns(d.text, cues=d.cues))
+    warnings += label_warnings(read.documents, results, lambda d: found.turn_starts[d.doc_id]
+                               if d.doc_id in found.turn_starts else Turns(d.text, cues=d.cues).starts())
     embed_name = None
     if config.embed.enabled:
         embed_name = getattr(embedder, "name", None) or config.embed.model

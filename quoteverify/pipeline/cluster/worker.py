@@ -262,6 +262,12 @@ class WorkerState:
         return {(s.document.doc_id, s.document.sha256): PreparedDocument(s.norm, s.tokens, s.pages)
                 for p in self.held.values() for s in p.corpus.sources}
 
+    def turn_starts(self, key: str, doc_ids: Sequence[str]) -> dict[str, list[int]]:
+        """Where the speaker turns start in the documents ``doc_ids`` of shard ``key`` (built here already
+        where a quote was found), for the run's warnings about speaker labels (``turns.label_warnings``)."""
+        corpus = self.held[key].corpus
+        return {doc_id: corpus.sources[corpus.by_id[doc_id]].turns.starts() for doc_id in doc_ids}
+
     def exact_summaries(self, key: str, quotes: Sequence[Quote], config: Config) -> list[list[ExactSummary]]:
         """Each quote's exact fast path over this shard: per document where its first run occurs (see
         ``places.exact_summary``)."""
