@@ -233,3 +233,39 @@ def test_any_script_tokenizes_and_detects_without_a_crash(text: str) -> None:
     assert detect(text) is None or detect(text) in known_codes()
     for lang in languages():
         lexicon_for(lang).find(tokens.words)
+
+
+def _find_trying_every_length(lexicon, words, classes):
+    """``Lexicon.find`` as first written: at each word, every length from the class's longest phrase down."""
+    found = []
+    for cls in classes:
+        entries = lexicon.phrases[cls]
+        longest = max((len(e) for e in entries), default=0)
+        hits, k = [], 0
+        while k < len(words):
+            for n in range(min(longest, len(words) - k), 0, -1):
+                if tuple(words[k:k + n]) in entries:
+                    hits.append(" ".join(words[k:k + n]))
+                    k += n - 1
+                    break
+            else:
+                if cls == "negation" and lexicon.is_negation(words[k]):
+                    hits.append(words[k])
+            k += 1
+        found += [(cls, h) for h in dict.fromkeys(hits)]
+    return found
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_find_tries_only_the_phrases_a_word_opens_and_finds_what_trying_every_length_finds(data) -> None:
+    lexicon = lexicon_for(data.draw(st.sampled_from(languages())))
+    classes = sorted(lexicon.phrases)
+    # Words of the lexicon's phrases (so that phrases overlap and nest), and a few others.
+    vocabulary = sorted({w for cls in classes for entry in lexicon.phrases[cls] for w in entry}) + ["river", "isn't"]
+    phrases = sorted(entry for cls in classes for entry in lexicon.phrases[cls])
+    pieces = data.draw(st.lists(st.one_of(st.sampled_from(phrases), st.sampled_from(vocabulary).map(lambda w: (w,))),
+                                max_size=8))
+    words = [w for piece in pieces for w in piece]
+    chosen = data.draw(st.lists(st.sampled_from(classes), min_size=1, max_size=4, unique=True))
+    assert lexicon.find(words, chosen) == _find_trying_every_length(lexicon, words, chosen)

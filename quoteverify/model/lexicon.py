@@ -73,6 +73,11 @@ class Lexicon:
     spelling_words: frozenset[frozenset[str]]
     # A preposition and an article written as one word ("zum": zu dem, "del": de el), for rules that need them.
     contracted_articles: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # class -> first word -> the lengths of its phrases that open with that word, longest first (``find``)
+    openers: dict[str, dict[str, tuple[int, ...]]] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "openers", {cls: _openers(entries) for cls, entries in self.phrases.items()})
 
     def is_negation(self, word: str) -> bool:
         """A word that negates on its own, or by its ending ("isn't") or beginning ("n'est")."""
@@ -85,13 +90,14 @@ class Lexicon:
         """(class, phrase) for each word or phrase of the given classes among ``words``, in class order."""
         found: list[tuple[str, str]] = []
         for cls in classes:
-            entries = self.phrases[cls]
-            longest = max((len(e) for e in entries), default=0)
+            entries, openers = self.phrases[cls], self.openers[cls]
             hits: list[str] = []
             k = 0
             while k < len(words):
-                for n in range(min(longest, len(words) - k), 0, -1):
-                    if tuple(words[k:k + n]) in entries:
+                # The longest phrase of the class that opens at word k, if any: only the lengths of the phrases
+                # that open with that word are tried.
+                for n in openers.get(words[k], ()):
+                    if n <= len(words) - k and tuple(words[k:k + n]) in entries:
                         hits.append(" ".join(words[k:k + n]))
                         k += n - 1
                         break
@@ -117,6 +123,15 @@ class Lexicon:
 
 
 _VOWELS = re.compile(r"[aeiouy]+")
+
+
+def _openers(entries: Iterable[tuple[str, ...]]) -> dict[str, tuple[int, ...]]:
+    """For each word that opens a phrase of ``entries``, the lengths of those phrases, longest first."""
+    lengths: dict[str, set[int]] = {}
+    for entry in entries:
+        if entry:
+            lengths.setdefault(entry[0], set()).add(len(entry))
+    return {word: tuple(sorted(ns, reverse=True)) for word, ns in lengths.items()}
 
 
 def _words(entry: object) -> tuple[str, ...]:
