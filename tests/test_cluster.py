@@ -365,16 +365,66 @@ def test_the_speaker_label_warnings_come_from_the_workers_turns(tmp_path: Path) 
                          "Maria: The budget never came, and the town rebuilt the bridge too late.\n"
                          "**Alice**: Nobody told us about any of it.\n")
     corpus["memo"] = "The board met on Tuesday and agreed to fund the new library wing in full.\n"
+    # A first line that is the document's title, not a speaker's label.
+    corpus["farming-hay-a-year-on-the-ranch"] = ("Farming Hay: A Year On The Ranch\n"
+                                                 "Dale: we cut the hay in June every single year.\n"
+                                                 "Dale: and we bale it in July when the weather holds.\n")
     quotes = [{"quote": "We lost fifteen volunteers in the spring", "document": "podcast"},
               {"quote": "the town rebuilt the bridge too late", "document": "podcast"},
               {"quote": "agreed to fund the new library wing", "document": "memo", "speaker": "Chair"},
+              {"quote": "it was harder than we expected", "document": "interview-01"},
+              {"quote": "we cut the hay in June every single year", "document": "farming-hay-a-year-on-the-ranch"}]
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster:
+        # In shards (the workers' turns) and not (the turns read in the client): the same warnings.
+        for sharded in (True, False):
+            config = {"embed": {"enabled": False}, "cluster": {"sharded": sharded}}
+            one = quoteverify.run(corpus, quotes, config)
+            assert any(w.startswith("podcast: 2 speaker turns read, but 2 lines") for w in one.warnings)
+            assert any(w.startswith("memo: no speaker labels read") for w in one.warnings)
+            run = run_on_cluster(corpus, quotes, config, cluster=cluster.scheduler_address)
+            assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
+            assert run.warnings == one.warnings
+
+
+def test_a_worker_lost_after_the_shards_checks_costs_only_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The whole-corpus checks take the lost worker's shard prepared (shipped) and the warnings take its turns:
+    # neither waits for it; another worker answers without the shard and the rest is read again.
+    import os
+    import time
+
+    from quoteverify.pipeline.cluster import client as client_module
+
+    on_shards = client_module._on_shards
+
+    def then_lose_a_worker(run: object, shards: object) -> object:
+        found = on_shards(run, shards)  # type: ignore[arg-type]
+        client, victim = run.client, shards.addresses[0]  # type: ignore[attr-defined]
+        client.submit(os._exit, 1, workers=[victim], allow_other_workers=False, pure=False)
+        deadline = time.monotonic() + 30
+        while victim in client.scheduler_info()["workers"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert victim not in client.scheduler_info()["workers"]
+        return found
+
+    monkeypatch.setattr(client_module, "_on_shards", then_lose_a_worker)
+    corpus = dict(TINY_CORPUS)
+    corpus["podcast"] = ("Maria: We lost fifteen volunteers in the spring of that year.\n"
+                         "**Alice**: Nobody told us about any of it.\n")
+    quotes = [{"quote": "We lost fifteen volunteers in the spring", "document": "podcast"},
+              {"quote": "the council rebuilt the old bridge much too late", "document": "interview-01"},
               {"quote": "it was harder than we expected", "document": "interview-01"}]
     config = {"embed": {"enabled": False}}
     one = quoteverify.run(corpus, quotes, config)
-    assert any(w.startswith("podcast: 2 speaker turns read, but 2 lines") for w in one.warnings)
-    assert any(w.startswith("memo: no speaker labels read") for w in one.warnings)
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=":0") as cluster:
         run = run_on_cluster(corpus, quotes, config, cluster=cluster.scheduler_address)
     assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
     assert run.warnings == one.warnings
+
+
+def test_a_worker_without_the_shard_asked_for_answers_without_it() -> None:
+    # Where a shard's worker was lost, its tasks that may run elsewhere answer with nothing of it.
+    state = WorkerState()
+    assert state.shipped_shard("a lost shard") == []
+    assert state.turn_starts("a lost shard", ["podcast"]) == {}

@@ -184,6 +184,12 @@ def turns_of(text: str, pages: Pages, *, cues: tuple[Turn, ...], title: str) -> 
     return Turns(text, cues=cues, title=title)
 
 
+def document_turns(document: Document) -> Turns:
+    """A document's transcript turns read from scratch, as a prepared document's (``Source.turns``)."""
+    return turns_of(document.text, page_structure(document.text, document.layout), cues=document.cues,
+                    title=document.doc_id)
+
+
 class Corpus:
     """All sources, one vocabulary, and lookup by document id.
 

@@ -8,7 +8,9 @@ against the documents they can match, gathered from the shards, until every shar
 windows would have entered their retrievals (quoteverify.pipeline.cluster.gathering). When the whole corpus
 is no larger than ``cluster.gather_chars``, and for what cannot be gathered, the whole corpus is sent to
 every worker, each reads it once and keeps it (``WholeCorpusChecks``): its own shard as prepared, the others
-read from the cache the workers share or, without one, taken prepared from the workers that hold them. A
+read from the cache the workers share or, without one, prepared there, except when no quote is to be gathered
+at all: then the shards' workers send theirs prepared (``shipped_shard``) from the start. A worker lost on the
+way costs time, not the run: those tasks run elsewhere and do without its shard. A
 worker calls the same ``stages.check_quotes`` as the in-process run (quoteverify.pipeline.cluster.worker),
 so every result is the one the in-process run gives (README: "Beyond one machine").
 """
@@ -24,9 +26,10 @@ from ...judge.embed import Embedder
 from ...model.config import Config, ConfigGiven, as_config
 from ...model.types import Document, Progress, Quote, QuoteResult, Run
 from ...plumbing.cache import Cache
+from ...sources.corpus import document_turns
 from ...sources.documents import DocumentsGiven
 from ...sources.language import detect_quote_languages, with_languages
-from ...sources.turns import Turns, documents_labelled, label_warnings
+from ...sources.turns import documents_labelled, label_warnings
 from ..stages import QuoteLanguages, read_inputs
 from . import session
 from .gathering import check_in_rounds, documents_needed, gathers
@@ -43,10 +46,12 @@ if TYPE_CHECKING:
 @dataclass
 class WholeCorpusChecks:
     """Chunks of quotes being checked, every worker holding the whole corpus: the quotes' numbers in the
-    run, in the chunks' order, and the chunks' futures."""
+    run, in the chunks' order, the chunks' futures, and what they were given (kept until collected, so that
+    a chunk whose result is lost with its worker can be checked again)."""
 
     quotes: list[int]
     futures: list[distributed.Future]
+    given: list[object] = field(default_factory=list)
 
     def collect(self, progress: Callable[[int], None] | None) -> Found:
         """The chunks' results by quote, their warnings, and the windows of the whole corpus, as they finish;
@@ -117,12 +122,15 @@ def start_whole_corpus_checks(run: ClusterRun, quotes: list[int], *, sharded: bo
                                                         pure=False) for shard in split(documents, workers)]
         ready = [client.submit(run_task, WorkerState.build_index, docs, config, cache, *done_shards, pure=False,
                                priority=1, workers=index_on and [index_on])]
-    futures = [client.submit(run_task, WorkerState.check_chunk, docs,
-                             session.sent_ahead(client, [run.quotes[k] for k in part]),
-                             session.sent_ahead(client, [run.languages[k] for k in part]),
-                             run.checking, list(shipped), *ready, pure=False)
-               for part in parts]
-    return WholeCorpusChecks(quotes, futures)
+    given: list[object] = [docs, *ready, *shipped]
+    futures = []
+    for part in parts:
+        chunk = (session.sent_ahead(client, [run.quotes[k] for k in part]),
+                 session.sent_ahead(client, [run.languages[k] for k in part]))
+        given.extend(chunk)
+        futures.append(client.submit(run_task, WorkerState.check_chunk, docs, *chunk, run.checking, list(shipped),
+                                     *ready, pure=False))
+    return WholeCorpusChecks(quotes, futures, given)
 
 
 def _on_shards(run: ClusterRun, shards: ShardSet) -> tuple[Found, WholeCorpusChecks | None]:
@@ -131,9 +139,9 @@ def _on_shards(run: ClusterRun, shards: ShardSet) -> tuple[Found, WholeCorpusChe
     whole corpus meanwhile: those chunks come back to be collected."""
     quote_list, config = run.quotes, run.checking.config
     # Without a cache the workers share, a worker checking against the whole corpus takes the other shards'
-    # documents from their workers, prepared: packed for it from the start.
-    shipped = [shards.on(s, WorkerState.shipped_shard, shards.keys[s]) for s in range(len(shards.keys))
-               ] if run.checking.cache_dir is None and not gathers(shards) else []
+    # documents from their workers, prepared: packed for it from the start (by another worker if one is lost).
+    shipped = [shards.on(s, WorkerState.shipped_shard, shards.keys[s], anywhere=True)
+               for s in range(len(shards.keys))] if run.checking.cache_dir is None and not gathers(shards) else []
     owners = exact_owners(shards, quote_list)
     need = documents_needed(shards, quote_list, owners)
     whole = None
@@ -201,8 +209,10 @@ def _check_everywhere(run: ClusterRun) -> Found:
         asked = {d.doc_id for d in documents_labelled(run.documents, results)}
         wanted = [[run.documents[g].doc_id for g in shards.docs[s] if run.documents[g].doc_id in asked]
                   for s in range(len(shards.keys))]
+        # A lost worker's are read in the client (run_on_cluster).
         for starts in shards.settle("reading speaker turns", [shards.on(s, WorkerState.turn_starts, shards.keys[s],
-                                                                         wanted[s]) for s in range(len(shards.keys))]):
+                                                                         wanted[s], anywhere=True)
+                                                              for s in range(len(shards.keys))]):
             found.turn_starts.update(starts)
     return found
 
@@ -242,7 +252,7 @@ def run_on_cluster(documents: DocumentsGiven, quotes: QuotesGiven, config: Confi
     warnings = read.warnings
     warnings.extend(dict.fromkeys(w for w in found.warnings if w not in warnings))
     warnings += label_warnings(read.documents, results, lambda d: found.turn_starts[d.doc_id]
-                               if d.doc_id in found.turn_starts else Turns(d.text, cues=d.cues).starts())
+                               if d.doc_id in found.turn_starts else document_turns(d).starts())
     embed_name = None
     if config.embed.enabled:
         embed_name = getattr(embedder, "name", None) or config.embed.model

@@ -78,8 +78,9 @@ class ShardSet:
     def config(self) -> Config:
         return self.checking.config
 
-    def on(self, shard: int, task: Callable[..., Any], *args: object) -> distributed.Future:
-        """Run ``task`` (a WorkerState method) on the worker that holds ``shard``."""
+    def on(self, shard: int, task: Callable[..., Any], *args: object, anywhere: bool = False) -> distributed.Future:
+        """Run ``task`` (a WorkerState method) on the worker that holds ``shard``; ``anywhere``: on another
+        worker if that one is lost (the task then answers without the shard, and the caller does without)."""
         # Dask is an optional extra and slow to import; only --cluster needs it.
         from distributed import Future
 
@@ -87,7 +88,7 @@ class ShardSet:
         args = tuple(session.sent_ahead(self.client, a, where) for a in args)
         # What was sent ahead is kept until the task is done: a future no one holds is forgotten.
         self.sent.extend(a for a in args if isinstance(a, Future))
-        return self.client.submit(run_task, task, *args, workers=where, allow_other_workers=False, pure=False)
+        return self.client.submit(run_task, task, *args, workers=where, allow_other_workers=anywhere, pure=False)
 
     def settle(self, what: str, futures: list[distributed.Future]) -> list[Any]:
         """The tasks' answers (a failure as one QuoteverifyError); what was sent ahead for them is let go."""

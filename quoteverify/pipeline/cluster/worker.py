@@ -190,10 +190,13 @@ class WorkerState:
         return self.whole[key]
 
     def shipped_shard(self, key: str) -> list[ShippedDocument]:
-        """The documents of this worker's shard ``key`` as prepared here, for the other workers' whole corpus."""
-        return [ShippedDocument(s.document.doc_id, s.document.sha256,
-                                PreparedDocument(s.norm, s.tokens, s.pages).packed(s.document))
-                for s in self.held[key].corpus.sources]
+        """The documents of this worker's shard ``key`` as prepared here, for the other workers' whole corpus;
+        none if this worker does not hold it (its worker was lost: the receiver prepares them itself)."""
+        held = self.held.get(key)
+        return [] if held is None else [
+            ShippedDocument(s.document.doc_id, s.document.sha256,
+                            PreparedDocument(s.norm, s.tokens, s.pages, s.turns).packed(s.document))
+            for s in held.corpus.sources]
 
     def build_index(self, documents: tuple[Document, ...], config: Config, cache_dir: str, *shards_done: int) -> int:
         """Once every shard is prepared: the whole corpus's BM25 index built into the cache."""
@@ -259,13 +262,17 @@ class WorkerState:
 
     def held_documents(self) -> dict[tuple[str, str], PreparedDocument]:
         """The documents this worker's shards hold, normalized and tokenized, by (document id, sha256)."""
-        return {(s.document.doc_id, s.document.sha256): PreparedDocument(s.norm, s.tokens, s.pages)
+        return {(s.document.doc_id, s.document.sha256): PreparedDocument(s.norm, s.tokens, s.pages, s._turns)
                 for p in self.held.values() for s in p.corpus.sources}
 
     def turn_starts(self, key: str, doc_ids: Sequence[str]) -> dict[str, list[int]]:
         """Where the speaker turns start in the documents ``doc_ids`` of shard ``key`` (built here already
-        where a quote was found), for the run's warnings about speaker labels (``turns.label_warnings``)."""
-        corpus = self.held[key].corpus
+        where a quote was found), for the run's warnings about speaker labels (``turns.label_warnings``); none
+        if this worker does not hold the shard (its worker was lost: the client reads them itself)."""
+        held = self.held.get(key)
+        if held is None:
+            return {}
+        corpus = held.corpus
         return {doc_id: corpus.sources[corpus.by_id[doc_id]].turns.starts() for doc_id in doc_ids}
 
     def exact_summaries(self, key: str, quotes: Sequence[Quote], config: Config) -> list[list[ExactSummary]]:
