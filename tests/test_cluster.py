@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import csv
 import socket
+import threading
 from pathlib import Path
 
 import pytest
@@ -264,23 +265,29 @@ def test_long_quote_lists_go_to_the_workers_as_data(tmp_path: Path, monkeypatch:
     assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
 
 
+def _topic_corpus() -> dict[str, str]:
+    """Eight interviews on topics of their own: a quote's best windows are in a few of them."""
+    import random
+
+    rng = random.Random(5)
+    common = "we the and said was council water school money road village winter".split()
+    corpus = {}
+    for i in range(8):
+        own = [f"{topic}{i}" for topic in "harvest bridge clinic storm fence doctor market boat field roof".split()]
+        lines = [f"Speaker {j % 3}: " + " ".join(rng.choice(own + common) for _ in range(12)) + "." for j in range(150)]
+        corpus[f"interview-{i:02d}"] = "\n".join(lines) + "\n"
+    return corpus
+
+
 def test_quotes_not_found_word_for_word_are_checked_without_the_whole_corpus(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """With a corpus larger than a worker may gather, the fuzzy quotes (edited, shuffled, spliced across
     the shards, misattributed) are checked on one worker each against the documents they can match:
     byte-identical to the in-process run, and no worker reads the whole corpus."""
-    import random
-
     from quoteverify.pipeline.cluster import client as cluster_module
     from quoteverify.pipeline.cluster import session
 
-    rng = random.Random(5)
-    common = "we the and said was council water school money road village winter".split()
-    corpus = {}
-    for i in range(8):  # interviews on topics of their own: a quote's best windows are in a few of them
-        own = [f"{topic}{i}" for topic in "harvest bridge clinic storm fence doctor market boat field roof".split()]
-        lines = [f"Speaker {j % 3}: " + " ".join(rng.choice(own + common) for _ in range(12)) + "." for j in range(150)]
-        corpus[f"interview-{i:02d}"] = "\n".join(lines) + "\n"
+    corpus = _topic_corpus()
     docs = sorted(corpus)
     lines = {doc: [ln.split(": ", 1)[1] for ln in corpus[doc].splitlines()] for doc in docs}
     quotes = [{"quote_id": "v1", "quote": lines[docs[5]][20], "document": docs[5]},
@@ -390,9 +397,6 @@ def test_the_speaker_label_warnings_come_from_the_workers_turns(tmp_path: Path) 
 def test_a_worker_lost_after_the_shards_checks_costs_only_time(monkeypatch: pytest.MonkeyPatch) -> None:
     # The whole-corpus checks take the lost worker's shard prepared (shipped) and the warnings take its turns:
     # neither waits for it; another worker answers without the shard and the rest is read again.
-    import os
-    import time
-
     from quoteverify.pipeline.cluster import client as client_module
 
     on_shards = client_module._on_shards
@@ -400,10 +404,7 @@ def test_a_worker_lost_after_the_shards_checks_costs_only_time(monkeypatch: pyte
     def then_lose_a_worker(run: object, shards: object) -> object:
         found = on_shards(run, shards)  # type: ignore[arg-type]
         client, victim = run.client, shards.addresses[0]  # type: ignore[attr-defined]
-        client.submit(os._exit, 1, workers=[victim], allow_other_workers=False, pure=False)
-        deadline = time.monotonic() + 30
-        while victim in client.scheduler_info()["workers"] and time.monotonic() < deadline:
-            time.sleep(0.1)
+        _lose(client, victim)
         assert victim not in client.scheduler_info()["workers"]
         return found
 
@@ -421,6 +422,59 @@ def test_a_worker_lost_after_the_shards_checks_costs_only_time(monkeypatch: pyte
         run = run_on_cluster(corpus, quotes, config, cluster=cluster.scheduler_address)
     assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
     assert run.warnings == one.warnings
+
+
+def _lose(client: object, victim: str) -> None:
+    """The worker at ``victim`` ends; the cluster starts another, empty, in its place."""
+    import os
+    import time
+
+    client.submit(os._exit, 1, workers=[victim], allow_other_workers=False, pure=False)  # type: ignore[attr-defined]
+    deadline = time.monotonic() + 30
+    while victim in client.scheduler_info()["workers"] and time.monotonic() < deadline:  # type: ignore[attr-defined]
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("when", ["looking quotes up", "gathering documents"])
+def test_a_worker_lost_with_its_shard_is_a_one_line_error_not_a_wait(monkeypatch: pytest.MonkeyPatch,
+                                                                       when: str) -> None:
+    # The tasks only a shard's worker can run would wait for it for ever: the run fails in one line instead.
+    from quoteverify.model.errors import QuoteverifyError
+    from quoteverify.pipeline.cluster import client as client_module
+    from quoteverify.pipeline.cluster import gathering
+
+    corpus = _topic_corpus()
+    docs = sorted(corpus)
+    line = corpus[docs[2]].splitlines()[3].split(": ", 1)[1]
+    quotes = [{"quote": line, "document": docs[2]}, {"quote": line.replace(" ", " the ", 1), "document": docs[2]}]
+    config = {"embed": {"enabled": False}, "cluster": {"gather_chars": sum(map(len, corpus.values())) // 2}}
+    if when == "looking quotes up":
+        on_shards = client_module._on_shards
+        monkeypatch.setattr(client_module, "_on_shards", lambda run, shards: (
+            _lose(run.client, shards.addresses[0]), on_shards(run, shards))[1])
+    else:
+        two_at_a_time = gathering.two_at_a_time
+        monkeypatch.setattr(gathering, "two_at_a_time", lambda shards, tasks, submit: (
+            _lose(shards.client, shards.addresses[tasks[0].shard]), two_at_a_time(shards, tasks, submit))[1])
+    outcome: list[BaseException | None] = []
+
+    def run(address: str) -> None:
+        try:
+            run_on_cluster(corpus, quotes, config, cluster=address)
+            outcome.append(None)
+        except BaseException as exc:  # noqa: BLE001 - the outcome is asserted on below
+            outcome.append(exc)
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster:
+        # Waited for a minute at most, in a thread left behind if it waits on: not a test without end.
+        waiting = threading.Thread(target=run, args=(cluster.scheduler_address,), daemon=True)
+        waiting.start()
+        waiting.join(timeout=60)
+    assert outcome and isinstance(outcome[0], QuoteverifyError), outcome or "still waiting after 60 s"
+    message = str(outcome[0])
+    assert message.startswith("the Dask cluster failed while ") and "\n" not in message
+    assert message.endswith(") was lost; run again") and "the worker holding a shard of the documents (tcp://" in message
 
 
 def test_a_worker_without_the_shard_asked_for_answers_without_it() -> None:

@@ -9,8 +9,9 @@ windows would have entered their retrievals (quoteverify.pipeline.cluster.gather
 is no larger than ``cluster.gather_chars``, and for what cannot be gathered, the whole corpus is sent to
 every worker, each reads it once and keeps it (``WholeCorpusChecks``): its own shard as prepared, the others
 read from the cache the workers share or, without one, prepared there, except when no quote is to be gathered
-at all: then the shards' workers send theirs prepared (``shipped_shard``) from the start. A worker lost on the
-way costs time, not the run: those tasks run elsewhere and do without its shard. A
+at all: then the shards' workers send theirs prepared (``shipped_shard``) from the start. A worker lost after
+the shards' checks costs time, not the run: what is left runs elsewhere and does without its shard; lost
+before, a task only it could run fails the run in one line (``ShardSet.wait``), not a wait without end. A
 worker calls the same ``stages.check_quotes`` as the in-process run (quoteverify.pipeline.cluster.worker),
 so every result is the one the in-process run gives (README: "Beyond one machine").
 """
@@ -121,7 +122,7 @@ def start_whole_corpus_checks(run: ClusterRun, quotes: list[int], *, sharded: bo
         done_shards = [] if sharded else [client.submit(run_task, WorkerState.prepare_documents, shard, cache,
                                                         pure=False) for shard in split(documents, workers)]
         ready = [client.submit(run_task, WorkerState.build_index, docs, config, cache, *done_shards, pure=False,
-                               priority=1, workers=index_on and [index_on])]
+                               priority=1, workers=index_on and [index_on], allow_other_workers=True)]
     given: list[object] = [docs, *ready, *shipped]
     futures = []
     for part in parts:

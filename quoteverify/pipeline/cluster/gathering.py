@@ -103,7 +103,8 @@ def plan_tasks(shards: ShardSet, need: Mapping[int, set[int]], pending: Sequence
     return tasks, too_big
 
 
-def two_at_a_time(tasks: Sequence[GatherTask], submit: Callable[[GatherTask], distributed.Future]) -> list[Any]:
+def two_at_a_time(shards: ShardSet, tasks: Sequence[GatherTask], submit: Callable[[GatherTask], distributed.Future]
+                  ) -> list[Any]:
     """The tasks' answers in task order, at most two tasks on a worker at a time (what a task gathers
     stays bounded); ``submit(task)`` starts one."""
     # Dask is an optional extra and slow to import; only --cluster needs it.
@@ -123,14 +124,18 @@ def two_at_a_time(tasks: Sequence[GatherTask], submit: Callable[[GatherTask], di
             running[future.key] = i
             flow.add(future)
 
-    for s in list(waiting):
-        start(s)
-        start(s)
     with session.failures("checking quotes"):
-        for future in flow:
-            i = running.pop(future.key)
-            answers[i] = future.result()
-            start(tasks[i].shard)
+        for s in list(waiting):
+            start(s)
+            start(s)
+        while not flow.is_empty():
+            if not flow.has_ready():
+                shards.wait("checking quotes", list(flow.futures), every=False)  # a lost shard's worker said
+            for future in flow.next_batch(block=True):
+                i = running.pop(future.key)
+                shards.pinned.pop(future.key, None)
+                answers[i] = future.result()
+                start(tasks[i].shard)
     return answers
 
 
@@ -163,7 +168,7 @@ def check_in_rounds(shards: ShardSet, quote_list: Sequence[Quote], languages: Qu
         def submit(task: GatherTask) -> distributed.Future:
             members = [shards.local[d] if shards.where[d] == task.shard else shards.documents[d]
                        for d in task.documents]
-            sent = shards.client.scatter([members], workers=[shards.addresses[task.shard]], hash=False)[0]
+            sent = shards.send_data(task.shard, members)
             shards.sent.append(sent)  # kept until the task is done
             told = languages.told or languages.given
             return shards.on(task.shard, WorkerState.check_gathered, shards.keys[task.shard],
@@ -171,7 +176,7 @@ def check_in_rounds(shards: ShardSet, quote_list: Sequence[Quote], languages: Qu
                              QuoteLanguages([languages.given[k] for k in task.quotes], [told[k] for k in task.quotes]),
                              sent, shards.checking, documents)
 
-        answers = two_at_a_time(tasks, submit)
+        answers = two_at_a_time(shards, tasks, submit)
         shards.sent.clear()
         checked: dict[int, _Checked] = {}
         for task, (out, task_warnings) in zip(tasks, answers):

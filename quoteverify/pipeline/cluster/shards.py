@@ -13,11 +13,13 @@ against the documents they can match, gathered from the shards (quoteverify.pipe
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ...model.config import Config
+from ...model.errors import QuoteverifyError
 from ...model.types import Document, Quote
 from ...search.index import Bm25Stats
 from ...search.places import ExactSummary, pick_document
@@ -26,6 +28,10 @@ from .worker import Checking, Holding, WorkerState, run_task, shard_key
 
 if TYPE_CHECKING:
     import distributed
+
+T = TypeVar("T")
+
+LOST_WORKER_POLL_SECONDS = 1.0  # how often a wait on a shard's worker looks whether it is still there
 
 
 def split(documents: Sequence[Document], n: int) -> list[list[Document]]:
@@ -53,6 +59,12 @@ def settles(summary: ExactSummary | None, claimed: int | None) -> bool:
             and not (summary.heard and summary.spoken < 0))
 
 
+def lost_worker(what: str, address: str) -> QuoteverifyError:
+    """The error of a run whose shard went with its worker (the cluster restarts a lost worker empty)."""
+    return QuoteverifyError(f"the Dask cluster failed while {what}: the worker holding a shard of the documents "
+                            f"({address}) was lost; run again")
+
+
 class ShardSet:
     """The documents in one shard per worker, each prepared and kept on its worker; documents are numbered
     corpus-wide (``order``) and within their shard (``local``)."""
@@ -60,6 +72,7 @@ class ShardSet:
     def __init__(self, client: distributed.Client, documents: tuple[Document, ...], checking: Checking):
         self.client, self.checking, self.documents = client, checking, documents
         self.sent: list[distributed.Future] = []
+        self.pinned: dict[object, str] = {}  # tasks that only a shard's worker can run: its address, by task key
         self.addresses = sorted(client.scheduler_info().get("workers", {}))
         order = {d.doc_id: i for i, d in enumerate(documents)}
         self.order = order
@@ -85,17 +98,59 @@ class ShardSet:
         from distributed import Future
 
         where = [self.addresses[shard]]
-        args = tuple(session.sent_ahead(self.client, a, where) for a in args)
+        args = tuple(self.send(shard, a) if not anywhere else session.sent_ahead(self.client, a) for a in args)
         # What was sent ahead is kept until the task is done: a future no one holds is forgotten.
         self.sent.extend(a for a in args if isinstance(a, Future))
-        return self.client.submit(run_task, task, *args, workers=where, allow_other_workers=anywhere, pure=False)
+        future = self.client.submit(run_task, task, *args, workers=where, allow_other_workers=anywhere, pure=False)
+        if not anywhere:
+            self.pinned[future.key] = where[0]
+        return future
+
+    def send(self, shard: int, value: T) -> T | distributed.Future:
+        """``value`` sent ahead to the worker that holds ``shard`` if it is long (``session.sent_ahead``)."""
+        with self._to_worker(shard):
+            return session.sent_ahead(self.client, value, [self.addresses[shard]])
+
+    def send_data(self, shard: int, value: object) -> distributed.Future:
+        """``value`` sent to the worker that holds ``shard`` as data, whatever its length."""
+        with self._to_worker(shard):
+            return self.client.scatter([value], workers=[self.addresses[shard]], hash=False)[0]
+
+    @contextmanager
+    def _to_worker(self, shard: int) -> Iterator[None]:
+        try:
+            yield
+        except KeyError:  # the scheduler knows no such worker now
+            raise lost_worker("sending quotes to a shard", self.addresses[shard]) from None
 
     def settle(self, what: str, futures: list[distributed.Future]) -> list[Any]:
         """The tasks' answers (a failure as one QuoteverifyError); what was sent ahead for them is let go."""
         try:
+            self.wait(what, futures, every=True)
             return session.answers(what, futures)
         finally:
             self.sent.clear()
+            for future in futures:
+                self.pinned.pop(future.key, None)
+
+    def wait(self, what: str, futures: Sequence[distributed.Future], *, every: bool) -> None:
+        """Until ``every`` task of ``futures`` is done (else one at least); a task that only a lost worker
+        could run (its shard went with it: the cluster restarts a worker empty) as one QuoteverifyError, not
+        a wait without end."""
+        # Dask is an optional extra and slow to import; only --cluster needs it.
+        from distributed import wait
+
+        while True:
+            try:
+                wait(futures, timeout=LOST_WORKER_POLL_SECONDS, return_when="ALL_COMPLETED" if every else
+                     "FIRST_COMPLETED")
+                return
+            except TimeoutError:
+                alive = set(self.client.scheduler_info().get("workers", {}))
+                lost = sorted({self.pinned[f.key] for f in futures
+                               if f.key in self.pinned and not f.done() and self.pinned[f.key] not in alive})
+                if lost:
+                    raise lost_worker(what, lost[0]) from None
 
     def weigh(self) -> None:
         """Weight every shard's BM25 index with the whole corpus's stats, the sum of the shards'."""
