@@ -383,13 +383,14 @@ def test_the_speaker_label_warnings_come_from_the_workers_turns(tmp_path: Path) 
               {"quote": "we cut the hay in June every single year", "document": "farming-hay-a-year-on-the-ranch"}]
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=":0") as cluster:
-        # In shards (the workers' turns) and not (the turns read in the client): the same warnings.
-        for sharded in (True, False):
+        # In shards (the workers' turns) and not (the turns read in the client), with a cache the workers
+        # share and without: the same warnings.
+        for sharded, cache in [(True, None), (False, None), (False, tmp_path / "cache")]:
             config = {"embed": {"enabled": False}, "cluster": {"sharded": sharded}}
             one = quoteverify.run(corpus, quotes, config)
             assert any(w.startswith("podcast: 2 speaker turns read, but 2 lines") for w in one.warnings)
             assert any(w.startswith("memo: no speaker labels read") for w in one.warnings)
-            run = run_on_cluster(corpus, quotes, config, cluster=cluster.scheduler_address)
+            run = run_on_cluster(corpus, quotes, config, cluster=cluster.scheduler_address, cache_dir=cache)
             assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
             assert run.warnings == one.warnings
 

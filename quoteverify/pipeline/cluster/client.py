@@ -122,7 +122,7 @@ def start_whole_corpus_checks(run: ClusterRun, quotes: list[int], *, sharded: bo
         done_shards = [] if sharded else [client.submit(run_task, WorkerState.prepare_documents, shard, cache,
                                                         pure=False) for shard in split(documents, workers)]
         ready = [client.submit(run_task, WorkerState.build_index, docs, config, cache, *done_shards, pure=False,
-                               priority=1, workers=index_on and [index_on], allow_other_workers=True)]
+                               priority=1, workers=index_on and [index_on], allow_other_workers=bool(index_on))]
     given: list[object] = [docs, *ready, *shipped]
     futures = []
     for part in parts:

@@ -107,33 +107,28 @@ def two_at_a_time(shards: ShardSet, tasks: Sequence[GatherTask], submit: Callabl
                   ) -> list[Any]:
     """The tasks' answers in task order, at most two tasks on a worker at a time (what a task gathers
     stays bounded); ``submit(task)`` starts one."""
-    # Dask is an optional extra and slow to import; only --cluster needs it.
-    from distributed import as_completed
-
     waiting: dict[int, list[int]] = {}
     for i, task in enumerate(tasks):
         waiting.setdefault(task.shard, []).append(i)
     answers: list[Any] = [None] * len(tasks)
-    running: dict[object, int] = {}
-    flow = as_completed()
+    running: dict[object, tuple[int, distributed.Future]] = {}  # by task key: the task's number, its future
 
     def start(s: int) -> None:
         if waiting.get(s):
             i = waiting[s].pop(0)
             future = submit(tasks[i])
-            running[future.key] = i
-            flow.add(future)
+            running[future.key] = (i, future)
 
     with session.failures("checking quotes"):
         for s in list(waiting):
             start(s)
             start(s)
-        while not flow.is_empty():
-            if not flow.has_ready():
-                shards.wait("checking quotes", list(flow.futures), every=False)  # a lost shard's worker said
-            for future in flow.next_batch(block=True):
-                i = running.pop(future.key)
-                shards.pinned.pop(future.key, None)
+        while running:
+            # One done at least (a lost shard's worker said in one line), its answer taken, its worker's next begun.
+            shards.wait("checking quotes", [future for _, future in running.values()], every=False)
+            for key in [key for key, (_, future) in running.items() if future.done()]:
+                i, future = running.pop(key)
+                shards.pinned.pop(key, None)
                 answers[i] = future.result()
                 start(tasks[i].shard)
     return answers
