@@ -328,6 +328,35 @@ def test_quotes_not_found_word_for_word_are_checked_without_the_whole_corpus(
     assert seen == sorted(seen) and seen[-1] == (len(quotes), len(quotes))
 
 
+def test_a_gathered_check_beaten_by_a_document_it_lacked_is_not_kept(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    # The first round checks each quote against its claimed document alone (no ranking): a quote whose
+    # source is another document is beaten there and checked again with it. The first round's result must
+    # not be kept between runs (it was kept under the whole corpus's key, and the second round read it back).
+    from quoteverify.pipeline.cluster import gathering
+
+    corpus = _topic_corpus()
+    docs = sorted(corpus)
+    lines = {doc: [ln.split(": ", 1)[1] for ln in corpus[doc].splitlines()] for doc in docs}
+    quotes = [{"quote_id": "w1", "quote": lines[docs[2]][3].replace(" ", " the ", 1), "document": docs[6]},
+              {"quote_id": "w2", "quote": lines[docs[1]][8].replace(" ", " so ", 1), "document": docs[5]},
+              {"quote_id": "v1", "quote": lines[docs[4]][9], "document": docs[4]}]
+    config = {"embed": {"enabled": False}, "cluster": {"gather_chars": sum(map(len, corpus.values())) // 2}}
+    one = quoteverify.run(corpus, quotes, config)
+    assert [r.document for r in one.results] == [docs[2], docs[1], docs[4]]
+    monkeypatch.setattr(gathering, "_rank", lambda *args: None)
+    rounds: list[set[int]] = []
+    confirm = gathering._confirm
+    monkeypatch.setattr(gathering, "_confirm", lambda *args: (rounds.append(confirm(*args)), rounds[-1])[1])
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster:
+        for _ in range(2):  # the second run reads what the first kept
+            run = run_on_cluster(corpus, quotes, config, cluster=cluster.scheduler_address,
+                                 cache_dir=tmp_path / "cache")
+            assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
+    assert rounds[0] == {0, 1}  # both beaten in the first round of the first run
+
+
 def test_a_worker_takes_the_other_shards_prepared_when_there_is_no_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     # Two workers' states in this process: each prepares its shard; the first then makes the whole corpus
     # from its own shard and the second's, shipped, preparing no document again.

@@ -68,13 +68,17 @@ class ResultCache:
     ``root`` is None."""
 
     def __init__(self, root: str | Path | None, *, warnings: list[str] | None = None, documents: str = "",
-                 run: str = ""):
+                 run: str = "", hold: bool = False):
         """``documents``: ``documents_key`` of the whole corpus, when the corpus a quote is checked
         against is only the part of it the quote can match (quoteverify.pipeline.cluster); ``run``: the ``run_key`` of
-        the run whose results these are, which records them (``keep_run``, ``replay``)."""
+        the run whose results these are, which records them (``keep_run``, ``replay``); ``hold``: ``save`` keeps
+        the results in ``held`` instead, for the caller to save once they are known to be final (a check
+        against part of the corpus may be beaten by a document it did not have)."""
         self.root = Path(root) if root is not None else None
         self.documents = documents
         self.run = run
+        self.hold = hold
+        self.held: dict[str, QuoteResult] = {}
         self.warnings = warnings if warnings is not None else []
         self.hits = 0
         self.damaged = 0
@@ -179,6 +183,9 @@ class ResultCache:
         time). ``run``: the key of every result of the run in order, kept before or now, for ``keep_run`` to
         record."""
         if self.root is None:
+            return
+        if self.hold:
+            self.held.update(results)
             return
         self._run_keys = list(run) if run is not None else None
         self._database.save_kept("results", {

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ...model.types import Quote, QuoteResult
-from ...plumbing.resultcache import documents_key
+from ...plumbing.resultcache import ResultCache, documents_key
 from ..stages import QuoteLanguages
 from . import session
 from .shards import ExactOwners, ShardSet
@@ -179,7 +179,11 @@ def check_in_rounds(shards: ShardSet, quote_list: Sequence[Quote], languages: Qu
             checked.update((k, _Checked(found, task.documents)) for k, found in zip(task.quotes, out)
                            if found is not None)
         again = _confirm(shards, checked, need, take)
-        gathered.results.update((k, checked[k].check.result) for k in checked if k not in again)
+        confirmed = [k for k in checked if k not in again]
+        gathered.results.update((k, checked[k].check.result) for k in confirmed)
+        # Only a confirmed result is kept between runs: one a document it lacked beats is checked again.
+        ResultCache(shards.checking.cache_dir, warnings=gathered.warnings).save(
+            {checked[k].check.kept_as: checked[k].check.result for k in confirmed if checked[k].check.kept_as})
         pending = sorted(again)
         if progress:
             progress(len(gathered.results))

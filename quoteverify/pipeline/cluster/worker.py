@@ -121,6 +121,7 @@ class GatheredCheck:
 
     result: QuoteResult
     retrievals: list[Retrieval]
+    kept_as: str = ""  # its result cache key, to save it under once confirmed ("": nothing to save)
 
 
 def shard_key(documents: Sequence[Document], config: Config) -> str:
@@ -424,13 +425,16 @@ class WorkerState:
         embed = self.embedder(checking)
         warnings: list[str] = []
         told = languages.told or languages.given
+        # Kept results are read, but this check's are held back: the client saves those it confirms.
+        cached = ResultCache(checking.cache_dir, warnings=warnings, documents=documents, hold=True)
         results = check_quotes(part, [quotes[k] for k in mine], config, embed,
                                languages=QuoteLanguages([languages.given[k] for k in mine], [told[k] for k in mine]),
-                               cached=ResultCache(checking.cache_dir, warnings=warnings, documents=documents))
+                               cached=cached)
+        kept_as = {id(result): key for key, result in cached.held.items()}
         out: list[GatheredCheck | None] = [None] * len(quotes)
         for k, result in zip(mine, results):
             out[k] = GatheredCheck(result, log.of(pqs[k], corpus.by_id.get(quotes[k].claimed_document),
-                                                  quotes[k].speaker))
+                                                  quotes[k].speaker), kept_as.get(id(result), ""))
         if embed is not None:
             warnings += embed.store.warnings
         return out, warnings
