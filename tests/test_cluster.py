@@ -465,7 +465,8 @@ def _lose(client: object, victim: str) -> None:
         time.sleep(0.1)
 
 
-@pytest.mark.parametrize("when", ["looking quotes up", "gathering documents"])
+@pytest.mark.parametrize("when", ["looking quotes up", "gathering documents", "preparing the shards",
+                                  "after a wait"])
 def test_a_worker_lost_with_its_shard_is_a_one_line_error_not_a_wait(monkeypatch: pytest.MonkeyPatch,
                                                                        when: str) -> None:
     # The tasks only a shard's worker can run would wait for it for ever: the run fails in one line instead.
@@ -478,7 +479,19 @@ def test_a_worker_lost_with_its_shard_is_a_one_line_error_not_a_wait(monkeypatch
     line = corpus[docs[2]].splitlines()[3].split(": ", 1)[1]
     quotes = [{"quote": line, "document": docs[2]}, {"quote": line.replace(" ", " the ", 1), "document": docs[2]}]
     config = {"embed": {"enabled": False}, "cluster": {"gather_chars": sum(map(len, corpus.values())) // 2}}
-    if when == "looking quotes up":
+    from quoteverify.pipeline.cluster.shards import ShardSet
+
+    if when == "preparing the shards":  # the shards' documents go with the worker: the task is cancelled
+        settle = ShardSet.settle
+        monkeypatch.setattr(ShardSet, "settle", lambda shards, what, futures: (
+            what.startswith("preparing") and _lose(shards.client, shards.addresses[0]),
+            settle(shards, what, futures))[1])
+    elif when == "after a wait":  # lost between its tasks' end and their answers' fetching
+        wait = ShardSet.wait
+        monkeypatch.setattr(ShardSet, "wait", lambda shards, what, futures, every: (
+            wait(shards, what, futures, every=every),
+            what.startswith("looking") and _lose(shards.client, shards.addresses[0]))[0])
+    elif when == "looking quotes up":
         on_shards = client_module._on_shards
         monkeypatch.setattr(client_module, "_on_shards", lambda run, shards: (
             _lose(run.client, shards.addresses[0]), on_shards(run, shards))[1])
@@ -486,12 +499,11 @@ def test_a_worker_lost_with_its_shard_is_a_one_line_error_not_a_wait(monkeypatch
         two_at_a_time = gathering.two_at_a_time
         monkeypatch.setattr(gathering, "two_at_a_time", lambda shards, tasks, submit: (
             _lose(shards.client, shards.addresses[tasks[0].shard]), two_at_a_time(shards, tasks, submit))[1])
-    outcome: list[BaseException | None] = []
+    outcome: list[object] = []
 
     def run(address: str) -> None:
         try:
-            run_on_cluster(corpus, quotes, config, cluster=address)
-            outcome.append(None)
+            outcome.append(run_on_cluster(corpus, quotes, config, cluster=address))
         except BaseException as exc:  # noqa: BLE001 - the outcome is asserted on below
             outcome.append(exc)
 
@@ -501,10 +513,25 @@ def test_a_worker_lost_with_its_shard_is_a_one_line_error_not_a_wait(monkeypatch
         waiting = threading.Thread(target=run, args=(cluster.scheduler_address,), daemon=True)
         waiting.start()
         waiting.join(timeout=60)
-    assert outcome and isinstance(outcome[0], QuoteverifyError), outcome or "still waiting after 60 s"
+    assert outcome, "still waiting after 60 s"
+    if when == "preparing the shards" and not isinstance(outcome[0], BaseException):
+        # A run that finishes anyway (the task ran before the loss was seen) gives the in-process results.
+        assert jsonl_bytes(outcome[0].results) == jsonl_bytes(quoteverify.run(corpus, quotes, config).results)  # type: ignore[attr-defined]
+        return
+    assert isinstance(outcome[0], QuoteverifyError), outcome
     message = str(outcome[0])
     assert message.startswith("the Dask cluster failed while ") and "\n" not in message
     assert message.endswith(") was lost; run again") and "the worker holding a shard of the documents (tcp://" in message
+
+
+def test_a_failure_on_the_cluster_is_said_in_one_line() -> None:
+    from quoteverify.model.errors import QuoteverifyError
+    from quoteverify.pipeline.cluster import session
+
+    with pytest.raises(QuoteverifyError) as failed:
+        with session.failures("checking quotes"):
+            raise RuntimeError("1 Future cancelled:\nReasons:\n  lost")
+    assert str(failed.value) == "the Dask cluster failed while checking quotes: RuntimeError: 1 Future cancelled: Reasons: lost"
 
 
 def test_a_worker_without_the_shard_asked_for_answers_without_it() -> None:

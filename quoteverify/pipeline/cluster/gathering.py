@@ -129,7 +129,7 @@ def two_at_a_time(shards: ShardSet, tasks: Sequence[GatherTask], submit: Callabl
             for key in [key for key, (_, future) in running.items() if future.done()]:
                 i, future = running.pop(key)
                 shards.pinned.pop(key, None)
-                answers[i] = future.result()
+                answers[i] = shards.answer("checking quotes", future)
                 start(tasks[i].shard)
     return answers
 

@@ -156,13 +156,8 @@ def failures(what: str) -> Iterator[None]:
     except QuoteverifyError:
         raise
     except Exception as exc:  # say which, in one line
-        raise QuoteverifyError(f"the Dask cluster failed while {what}: {exc.__class__.__name__}: {exc}") from exc
-
-
-def answers(what: str, futures: Sequence[distributed.Future]) -> list[Any]:
-    """The futures' results; a failure on a worker as one QuoteverifyError."""
-    with failures(what):
-        return [future.result() for future in futures]
+        said = " ".join(str(exc).split())  # one line: Dask's messages may run over several
+        raise QuoteverifyError(f"the Dask cluster failed while {what}: {exc.__class__.__name__}: {said}") from exc
 
 
 # Lists of quotes longer than this go to the workers as data, not inside the task graph (which Dask

@@ -13,7 +13,9 @@ against the documents they can match, gathered from the shards (quoteverify.pipe
 """
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import CancelledError
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -32,6 +34,8 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 
 LOST_WORKER_POLL_SECONDS = 1.0  # how often a wait on a shard's worker looks whether it is still there
+# What a wait that timed out raises: Dask's asyncio timeout, not the built-in TimeoutError before Python 3.11.
+WAITED_TOO_LONG = (TimeoutError, asyncio.TimeoutError)
 
 
 def split(documents: Sequence[Document], n: int) -> list[list[Document]]:
@@ -98,7 +102,7 @@ class ShardSet:
         from distributed import Future
 
         where = [self.addresses[shard]]
-        args = tuple(self.send(shard, a) if not anywhere else session.sent_ahead(self.client, a) for a in args)
+        args = tuple(self.send(shard, a, anywhere=anywhere) for a in args)
         # What was sent ahead is kept until the task is done: a future no one holds is forgotten.
         self.sent.extend(a for a in args if isinstance(a, Future))
         future = self.client.submit(run_task, task, *args, workers=where, allow_other_workers=anywhere, pure=False)
@@ -106,10 +110,11 @@ class ShardSet:
             self.pinned[future.key] = where[0]
         return future
 
-    def send(self, shard: int, value: T) -> T | distributed.Future:
-        """``value`` sent ahead to the worker that holds ``shard`` if it is long (``session.sent_ahead``)."""
+    def send(self, shard: int, value: T, *, anywhere: bool = False) -> T | distributed.Future:
+        """``value`` sent ahead to the worker that holds ``shard`` (to any, ``anywhere``) if it is long
+        (``session.sent_ahead``)."""
         with self._to_worker(shard):
-            return session.sent_ahead(self.client, value, [self.addresses[shard]])
+            return session.sent_ahead(self.client, value, None if anywhere else [self.addresses[shard]])
 
     def send_data(self, shard: int, value: object) -> distributed.Future:
         """``value`` sent to the worker that holds ``shard`` as data, whatever its length."""
@@ -120,14 +125,14 @@ class ShardSet:
     def _to_worker(self, shard: int) -> Iterator[None]:
         try:
             yield
-        except KeyError:  # the scheduler knows no such worker now
+        except (KeyError, OSError):  # the scheduler knows no such worker now, or it closed as we sent
             raise lost_worker("sending quotes to a shard", self.addresses[shard]) from None
 
     def settle(self, what: str, futures: list[distributed.Future]) -> list[Any]:
         """The tasks' answers (a failure as one QuoteverifyError); what was sent ahead for them is let go."""
         try:
             self.wait(what, futures, every=True)
-            return session.answers(what, futures)
+            return [self.answer(what, future) for future in futures]
         finally:
             self.sent.clear()
             for future in futures:
@@ -135,22 +140,44 @@ class ShardSet:
 
     def wait(self, what: str, futures: Sequence[distributed.Future], *, every: bool) -> None:
         """Until ``every`` task of ``futures`` is done (else one at least); a task that only a lost worker
-        could run (its shard went with it: the cluster restarts a worker empty) as one QuoteverifyError, not
-        a wait without end."""
+        could run (its shard went with it: the cluster restarts a worker empty), or one cancelled because its
+        input went with it, as one QuoteverifyError, not a wait without end."""
         # Dask is an optional extra and slow to import; only --cluster needs it.
         from distributed import wait
 
-        while True:
-            try:
-                wait(futures, timeout=LOST_WORKER_POLL_SECONDS, return_when="ALL_COMPLETED" if every else
-                     "FIRST_COMPLETED")
-                return
-            except TimeoutError:
-                alive = set(self.client.scheduler_info().get("workers", {}))
-                lost = sorted({self.pinned[f.key] for f in futures
-                               if f.key in self.pinned and not f.done() and self.pinned[f.key] not in alive})
-                if lost:
-                    raise lost_worker(what, lost[0]) from None
+        with session.failures(what):
+            while True:
+                try:
+                    wait(futures, timeout=LOST_WORKER_POLL_SECONDS, return_when="ALL_COMPLETED" if every else
+                         "FIRST_COMPLETED")
+                    return
+                except WAITED_TOO_LONG:
+                    self.raise_if_lost(what, futures)
+                except CancelledError:
+                    self.raise_if_lost(what, futures, cancelled=True)
+                    raise
+
+    def answer(self, what: str, future: distributed.Future) -> Any:
+        """A finished task's answer (a failure as one QuoteverifyError). A task whose answer went with its
+        worker since it finished is run again, which only the lost worker may do: then said as lost."""
+        with session.failures(what):
+            while True:
+                try:
+                    return future.result(timeout=LOST_WORKER_POLL_SECONDS)
+                except WAITED_TOO_LONG:
+                    self.raise_if_lost(what, [future])
+                except CancelledError:
+                    self.raise_if_lost(what, [future], cancelled=True)
+                    raise
+
+    def raise_if_lost(self, what: str, futures: Sequence[distributed.Future], *, cancelled: bool = False) -> None:
+        """The lost-worker error if a task of ``futures`` not done (or, with ``cancelled``, cancelled) can run
+        only on a worker the scheduler no longer has."""
+        alive = set(self.client.nthreads())  # every worker (scheduler_info may list only some)
+        lost = sorted({self.pinned[f.key] for f in futures if f.key in self.pinned and self.pinned[f.key] not in alive
+                       and (not f.done() or (cancelled and f.cancelled()))})
+        if lost:
+            raise lost_worker(what, lost[0]) from None
 
     def weigh(self) -> None:
         """Weight every shard's BM25 index with the whole corpus's stats, the sum of the shards'."""
