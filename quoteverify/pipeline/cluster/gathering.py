@@ -128,7 +128,6 @@ def two_at_a_time(shards: ShardSet, tasks: Sequence[GatherTask], submit: Callabl
             shards.wait("checking quotes", [future for _, future in running.values()], every=False)
             for key in [key for key, (_, future) in running.items() if future.done()]:
                 i, future = running.pop(key)
-                shards.pinned.pop(key, None)
                 answers[i] = shards.answer("checking quotes", future)
                 start(tasks[i].shard)
     return answers

@@ -139,35 +139,34 @@ class ShardSet:
                 self.pinned.pop(future.key, None)
 
     def wait(self, what: str, futures: Sequence[distributed.Future], *, every: bool) -> None:
-        """Until ``every`` task of ``futures`` is done (else one at least); a task that only a lost worker
-        could run (its shard went with it: the cluster restarts a worker empty), or one cancelled because its
-        input went with it, as one QuoteverifyError, not a wait without end."""
+        """Until ``every`` task of ``futures`` is done (else one at least), watched (``_watched``)."""
         # Dask is an optional extra and slow to import; only --cluster needs it.
         from distributed import wait
 
+        self._watched(what, futures, lambda: wait(futures, timeout=LOST_WORKER_POLL_SECONDS,
+                                                  return_when="ALL_COMPLETED" if every else "FIRST_COMPLETED"))
+
+    def answer(self, what: str, future: distributed.Future) -> Any:
+        """A finished task's answer, watched (``_watched``): a task whose answer went with its worker since it
+        finished is run again, which only the lost worker may do."""
+        try:
+            return self._watched(what, [future], lambda: future.result(timeout=LOST_WORKER_POLL_SECONDS))
+        finally:
+            self.pinned.pop(future.key, None)
+
+    def _watched(self, what: str, futures: Sequence[distributed.Future], attempt: Callable[[], T]) -> T:
+        """``attempt()`` (a wait on ``futures`` of at most ``LOST_WORKER_POLL_SECONDS``) until it succeeds; a
+        failure as one QuoteverifyError, and a task that only a lost worker could run (its shard went with it:
+        the cluster restarts a worker empty), or one cancelled because its input went with it, as the
+        lost-worker error, not a wait without end."""
         with session.failures(what):
             while True:
                 try:
-                    wait(futures, timeout=LOST_WORKER_POLL_SECONDS, return_when="ALL_COMPLETED" if every else
-                         "FIRST_COMPLETED")
-                    return
+                    return attempt()
                 except WAITED_TOO_LONG:
                     self.raise_if_lost(what, futures)
                 except CancelledError:
                     self.raise_if_lost(what, futures, cancelled=True)
-                    raise
-
-    def answer(self, what: str, future: distributed.Future) -> Any:
-        """A finished task's answer (a failure as one QuoteverifyError). A task whose answer went with its
-        worker since it finished is run again, which only the lost worker may do: then said as lost."""
-        with session.failures(what):
-            while True:
-                try:
-                    return future.result(timeout=LOST_WORKER_POLL_SECONDS)
-                except WAITED_TOO_LONG:
-                    self.raise_if_lost(what, [future])
-                except CancelledError:
-                    self.raise_if_lost(what, [future], cancelled=True)
                     raise
 
     def raise_if_lost(self, what: str, futures: Sequence[distributed.Future], *, cancelled: bool = False) -> None:
