@@ -77,16 +77,70 @@ def test_a_model_loaded_in_the_background_encodes_as_one_loaded_on_first_use() -
 
 
 def test_the_real_model_on_a_two_worker_local_cluster(tmp_path: Path) -> None:
-    """Each worker loads the model itself (in the background, while it prepares its shard); the cosines
-    and so the results are those of the in-process run."""
+    """The workers of a local cluster ask the one model the client loads (in a process of its own) for their
+    vectors instead of loading it each: none imports torch, and the cosines and so the results are those of
+    the in-process run."""
     pytest.importorskip("distributed")
+    from distributed import Client, LocalCluster
+
     from quoteverify.pipeline.cluster.client import run_on_cluster
 
     quotes = [{"quote_id": "p", "quote": PARAPHRASE, "document": "interview-03"},
               {"quote_id": "u", "quote": UNRELATED, "document": ""},
               {"quote_id": "v", "quote": "The committee did not approve the budget until March.", "document": ""}]
     one = quoteverify.run(TINY_CORPUS, quotes, None, cache_dir=tmp_path / "one")
-    run = run_on_cluster(TINY_CORPUS, quotes, None, cluster="local:2", cache_dir=tmp_path / "cluster")
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster, \
+            Client(cluster) as client:
+        run = run_on_cluster(TINY_CORPUS, quotes, None, cluster=client, cache_dir=tmp_path / "cluster")
+        loaded = client.run(lambda: "torch" in sys.modules or "sentence_transformers" in sys.modules)
     assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
     assert run.embedder == one.embedder == DEFAULT_MODEL
     assert run.results[0].cosine is not None and run.results[0].cosine > 0.7
+    assert len(loaded) == 2 and not any(loaded.values()), loaded
+
+
+def test_a_started_local_cluster_gives_the_results_of_the_in_process_run_with_the_model(tmp_path: Path) -> None:
+    """``--cluster local:2`` as the command line starts it, its workers asking the client's model."""
+    pytest.importorskip("distributed")
+    from quoteverify.pipeline.cluster.client import run_on_cluster
+
+    quotes = [{"quote_id": "p", "quote": PARAPHRASE, "document": "interview-03"}, UNRELATED]
+    one = quoteverify.run(TINY_CORPUS, quotes, None)
+    run = run_on_cluster(TINY_CORPUS, quotes, None, cluster="local:2")
+    assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
+    assert run.results[0].cosine is not None and run.results[0].cosine > 0.7
+
+
+_ASKING = """
+import sys
+from quoteverify.judge.embed import ModelAddress, SharedModel
+model = SharedModel(ModelAddress(sys.argv[1], bytes.fromhex(sys.argv[2])), threads=2)
+vectors = model.encode(sys.argv[3:])
+assert "torch" not in sys.modules, "the model was loaded in this process"
+sys.stdout.write(vectors.tobytes().hex())
+"""
+
+
+def test_another_process_asks_the_shared_model_for_the_vectors_of_a_model_loaded_here() -> None:
+    """A model process listening (``shared_model``) answers another process of this machine with the vectors
+    of a model loaded in that process, to the bit; a process with the wrong key is refused and loads its own
+    (here: a model that is not there, so it says why), and the model process goes on answering."""
+    from quoteverify.judge.embed import ModelAddress, SharedModel, shared_model
+
+    address = shared_model(DEFAULT_MODEL, 2)
+    assert address is not None
+    wrong = SharedModel(ModelAddress(address.path, b"not the key"), "/nonexistent/model", threads=2)
+    with pytest.raises(ConfigError, match="neither all-MiniLM-L6-v2 nor a local model folder"):
+        wrong.encode(["a test"])
+    done = subprocess.run([sys.executable, "-c", _ASKING, address.path, address.authkey.hex(), SOURCE, PARAPHRASE],
+                          capture_output=True, text=True, check=True)
+    cold = SentenceTransformerEmbedder(DEFAULT_MODEL, threads=2)
+    assert done.stdout == cold.encode([SOURCE, PARAPHRASE]).tobytes().hex()
+
+
+def test_an_asker_whose_model_process_is_gone_loads_the_model_itself() -> None:
+    from quoteverify.judge.embed import ModelAddress, SharedModel
+
+    gone = SharedModel(ModelAddress("/nonexistent/socket", b"key"), "/nonexistent/model", threads=2)
+    with pytest.raises(ConfigError, match="neither all-MiniLM-L6-v2 nor a local model folder"):
+        gone.encode(["a test"])

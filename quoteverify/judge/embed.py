@@ -7,7 +7,9 @@ the first text is encoded, or when a run begins to load the model in the
 background (``warm``): then in a process of its own, which imports them (some 5 s
 of a core) beside the run's reading and aligning instead of after them; a
 thread would hold this process's interpreter lock while it imports, and the run
-would wait just as long. Tests pass any object with ``encode`` instead.
+would wait just as long. That process can also answer the other processes of this machine
+(``shared_model``): the workers of a local Dask cluster encode with the one model it loads
+(``SharedModel``) instead of loading one each. Tests pass any object with ``encode`` instead.
 """
 from __future__ import annotations
 
@@ -16,10 +18,13 @@ import hashlib
 import multiprocessing
 import os
 import signal
+import socket
 import sys
 import threading
 from collections.abc import Callable, Sequence
-from multiprocessing.connection import Connection
+from dataclasses import dataclass, field
+from multiprocessing import AuthenticationError
+from multiprocessing.connection import Client, Connection, Listener
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -121,9 +126,19 @@ class SentenceTransformerEmbedder:
         return np.asarray(vectors, dtype=np.float32)
 
 
+@dataclass(frozen=True)
+class ModelAddress:
+    """Where a model process listens for the other processes of this machine (a Unix socket), and the key it
+    asks of them."""
+
+    path: str
+    authkey: bytes = field(repr=False)
+
+
 class _ModelProcess:
     """A model loaded and run in a child process: ``encode`` sends it the texts and reads back their vectors,
-    the same ones to the bit (the same model, threads and batches as in this process).
+    the same ones to the bit (the same model, threads and batches as in this process). ``listening``: it
+    also answers other processes of this machine, at ``address`` (``SharedModel``), one request at a time.
 
     One per model and thread count for the life of this process (``shared``), so the runs of one Python
     session load it once. It is a daemon: it ends with this process, and ignores Ctrl-C, which this process
@@ -131,53 +146,130 @@ class _ModelProcess:
 
     _running: dict[tuple[str, int], _ModelProcess] = {}
 
-    def __init__(self, name: str, threads: int):
+    def __init__(self, name: str, threads: int, *, listening: bool = False):
         methods = multiprocessing.get_all_start_methods()
         context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         self._connection, theirs = context.Pipe()
-        self._process = context.Process(target=_serve, args=(theirs, name, threads), name="quoteverify-model",
-                                        daemon=True)
+        self.address: ModelAddress | None = None
+        # The listener is made here, so that an asker may connect at once; the child accepts, and the socket
+        # file goes when this process ends. A listener passes to a forked child only.
+        self._listener: Listener | None = None
+        if listening and "fork" in methods and hasattr(socket, "AF_UNIX"):
+            authkey = os.urandom(32)
+            self._listener = Listener(family="AF_UNIX", authkey=authkey, backlog=64)
+            self.address = ModelAddress(str(self._listener.address), authkey)
+        self._process = context.Process(target=_serve, args=(theirs, name, threads, self._listener),
+                                        name="quoteverify-model", daemon=True)
         self._process.start()
         theirs.close()
         self._owner = os.getpid()
         self._lock = threading.Lock()
 
     @classmethod
-    def shared(cls, name: str, threads: int) -> _ModelProcess:
+    def shared(cls, name: str, threads: int, *, listening: bool = False) -> _ModelProcess:
         running = cls._running.get((name, threads))
-        if running is None or running._owner != os.getpid() or not running._process.is_alive():
-            running = cls._running[name, threads] = cls(name, threads)
+        if (running is None or running._owner != os.getpid() or not running._process.is_alive()
+                or (listening and running.address is None)):
+            running = cls._running[name, threads] = cls(name, threads, listening=listening)
         return running
 
     def encode(self, texts: Sequence[str], batch_size: int) -> np.ndarray | None:
         """The vectors of ``texts``, or None when the process could not load the model or has ended."""
-        try:
-            with self._lock:
-                self._connection.send(([displayable(t) for t in texts], batch_size))
-                vectors = self._connection.recv()
-        except (OSError, EOFError):  # it has ended (killed, out of memory)
-            vectors = None
-        return vectors
+        with self._lock:
+            return _asked(self._connection, texts, batch_size)
 
 
-def _serve(connection: Connection, name: str, threads: int) -> None:
+def _asked(connection: Connection, texts: Sequence[str], batch_size: int) -> np.ndarray | None:
+    """What a model process answers for ``texts``: their vectors, or None when it could not load the model
+    or has ended (killed, out of memory)."""
+    try:
+        connection.send(([displayable(t) for t in texts], batch_size))
+        return connection.recv()
+    except (OSError, EOFError):
+        return None
+
+
+def _serve(connection: Connection, name: str, threads: int, listener: Listener | None = None) -> None:
     """The model process: load the model at once, then encode what is asked until this process's parent
-    closes the pipe. None answers every request when the model cannot be loaded or a text encoded."""
+    closes the pipe; with a ``listener``, what other processes ask too, one request at a time. None answers
+    every request when the model cannot be loaded or a text encoded."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     embedder = SentenceTransformerEmbedder(name, threads=threads)
-    with contextlib.suppress(Exception):  # the parent loads it itself then, and says why it cannot
-        embedder._load()
-    while True:
-        try:
-            texts, batch_size = connection.recv()
-        except (EOFError, OSError):
-            return
-        embedder.batch_size = batch_size
-        vectors = None
-        if embedder._model is not None:
-            with contextlib.suppress(Exception):
-                vectors = embedder.encode(texts)
-        connection.send(vectors)
+    one_at_a_time = threading.Lock()
+
+    def answer(asker: Connection) -> None:
+        while True:
+            try:
+                texts, batch_size = asker.recv()
+            except (EOFError, OSError):
+                return
+            vectors = None
+            with one_at_a_time:
+                embedder.batch_size = batch_size
+                if embedder._model is not None:
+                    with contextlib.suppress(Exception):
+                        vectors = embedder.encode(texts)
+            try:
+                asker.send(vectors)
+            except OSError:
+                return
+
+    def accept(listening: Listener) -> None:
+        while True:
+            try:
+                asker = listening.accept()
+            except AuthenticationError:
+                continue  # not one of ours
+            except OSError:
+                return
+            threading.Thread(target=answer, args=(asker,), daemon=True).start()
+
+    with one_at_a_time:  # a request from another process waits for the load
+        if listener is not None:
+            threading.Thread(target=accept, args=(listener,), name="quoteverify-model-accept", daemon=True).start()
+        with contextlib.suppress(Exception):  # the parent loads it itself then, and says why it cannot
+            embedder._load()
+    answer(connection)
+
+
+def shared_model(name: str, threads: int) -> ModelAddress | None:
+    """Begin loading the model ``name`` in a process of its own that the other processes of this machine may
+    ask for vectors (``SharedModel``), and say where; None where a model process cannot listen (no fork, no
+    Unix sockets). A model that cannot be loaded is said by the first asker, which then loads it itself."""
+    return _ModelProcess.shared(name, threads, listening=True).address
+
+
+class SharedModel:
+    """The embedder of a process that asks a model process of this machine (``shared_model``) for vectors,
+    the same ones to the bit, instead of loading the model itself: a local cluster's workers load it once for
+    all. Where that process cannot answer (it ended, or could not load the model), the model is loaded here,
+    which says why if it fails again."""
+
+    def __init__(self, address: ModelAddress, name: str = DEFAULT_MODEL, *, batch_size: int = 64, threads: int = 2):
+        self.name = name
+        self.address = address
+        self.batch_size = batch_size
+        self._own = SentenceTransformerEmbedder(name, batch_size=batch_size, threads=threads)
+        self._connection: Connection | None = None
+        self._asking = True
+        self._lock = threading.Lock()
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        if self._asking:
+            with self._lock:
+                vectors = self._ask(texts)
+            if vectors is not None:
+                return vectors
+            self._asking = False
+        return self._own.encode(texts)
+
+    def _ask(self, texts: Sequence[str]) -> np.ndarray | None:
+        if self._connection is None:
+            try:
+                self._connection = Client(self.address.path, family="AF_UNIX", authkey=self.address.authkey)
+            except (OSError, EOFError, AuthenticationError):
+                return None
+        return _asked(self._connection, texts, self.batch_size)
 
 
 class CachedEmbedder:

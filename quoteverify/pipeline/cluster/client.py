@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ...judge.embed import Embedder
+from ...judge.embed import Embedder, shared_model
 from ...model.config import Config, ConfigGiven, as_config
 from ...model.types import Document, Progress, Quote, QuoteResult, Run
 from ...plumbing.cache import Cache
@@ -233,14 +233,17 @@ def run_on_cluster(documents: DocumentsGiven, quotes: QuotesGiven, config: Confi
     timings: dict[str, float] = {}
     cache = str(cache_dir) if cache_dir is not None else None
     # The cluster is the parallelism: a worker process does not fork workers of its own.
-    checking = Checking(replace(config, align=replace(config.align, workers=1)), embedder, cache)
     embeds = config.embed.enabled and embedder is None
-    connecting = open_session(cluster, config, embeds)  # a local cluster's fork server starts now
+    # A local cluster's workers ask one model, loaded here in a process of its own from now on, for their
+    # vectors, instead of each importing torch and loading it (seconds of a core each).
+    model = shared_model(config.embed.model, config.embed.threads) if embeds and session.is_local(cluster) else None
+    checking = Checking(replace(config, align=replace(config.align, workers=1)), embedder, cache, model)
+    connecting = open_session(cluster, config, embeds and model is None)  # a local cluster's fork server starts now
     started = time.perf_counter()
     read = _read(documents, quotes, config, Cache(cache))
     timings["load"] = time.perf_counter() - started
     with connecting as client:
-        if embeds:
+        if embeds and model is None:
             # Each worker loads the model (seconds, less once the fork server has imported it) while the
             # shards are made.
             with session.failures("starting the workers"):

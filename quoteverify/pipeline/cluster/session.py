@@ -88,6 +88,16 @@ def connect(spec: ClusterSpec, *, timeout: float = 10, preload: Sequence[str] = 
         yield client
 
 
+def is_local(cluster: ClusterGiven) -> bool:
+    """Whether the workers of ``cluster`` run on this machine: a local cluster this run starts (``local[:N]``),
+    or a client of a ``distributed.LocalCluster``."""
+    if isinstance(cluster, (str, ClusterSpec)):
+        return (parse_cluster(cluster) if isinstance(cluster, str) else cluster).address is None
+    from distributed import LocalCluster  # a connected client was given: Dask is there
+
+    return isinstance(getattr(cluster, "cluster", None), LocalCluster)
+
+
 def open_session(cluster: ClusterGiven, config: Config, embeds: bool
                  ) -> AbstractContextManager[distributed.Client]:
     """A client for ``cluster``, connected on entry; ``embeds``: its workers load the embedding model. A

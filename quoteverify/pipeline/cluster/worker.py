@@ -29,7 +29,7 @@ from weakref import WeakKeyDictionary
 
 import numpy as np
 
-from ...judge.embed import CachedEmbedder, Embedder
+from ...judge.embed import CachedEmbedder, Embedder, ModelAddress, SharedModel
 from ...model.config import Config
 from ...model.types import Alignment, Document, Quote, QuoteResult
 from ...plumbing.cache import Cache, digest
@@ -55,12 +55,14 @@ T = TypeVar("T")
 @dataclass(frozen=True)
 class Checking:
     """How a worker checks quotes: the run's config (the cluster is the parallelism: ``align.workers`` 1),
-    the embedder the caller gave (None: the configured model, loaded once per worker), and the cache folder
-    the workers share (None: no cache)."""
+    the embedder the caller gave (None: the configured model, loaded once per worker, or asked of the
+    process that holds it loaded at ``model``: a local cluster's client's, ``judge.embed.shared_model``),
+    and the cache folder the workers share (None: no cache)."""
 
     config: Config
     embedder: Embedder | None
     cache_dir: str | None
+    model: ModelAddress | None = None
 
 
 @dataclass(frozen=True)
@@ -222,14 +224,17 @@ class WorkerState:
     # The embedder -------------------------------------------------------------------------------------
 
     def embedder(self, checking: Checking) -> CachedEmbedder | None:
-        """The embedder this worker keeps: the model is loaded once per worker."""
-        config, cache_dir = checking.config, checking.cache_dir
+        """The embedder this worker keeps: the model is loaded once per worker, or asked of the process that
+        holds it (``Checking.model``)."""
+        config, cache_dir, model = checking.config, checking.cache_dir, checking.model
         if checking.embedder is not None:
             return embedder_for(config, checking.embedder, Cache(cache_dir))
-        key = digest("embed", cache_dir, config.embed.enabled, config.embed.model)
+        key = digest("embed", cache_dir, config.embed.enabled, config.embed.model, model.path if model else "")
         with self.making_embedder:  # a task and warm_embedder (run outside the task thread) may ask at once
             if key not in self.embedders:
-                self.embedders[key] = embedder_for(config, None, Cache(cache_dir))
+                asked = None if model is None else SharedModel(model, config.embed.model, threads=config.embed.threads,
+                                                               batch_size=config.embed.batch_size)
+                self.embedders[key] = embedder_for(config, asked, Cache(cache_dir))
             return self.embedders[key]
 
     def warm_embedder(self, checking: Checking) -> None:
