@@ -585,6 +585,31 @@ def test_invalid_and_conflicting_decisions_are_listed_and_counted(reviewed) -> N
     assert rows == {"q1": "accept", "q2": "", "q3": "", "q4": ""}
 
 
+def test_the_note_beside_an_invalid_decision_is_carried(reviewed) -> None:
+    """A typo in a decision cell costs the decision (listed), never the reviewer's note on that row."""
+    import json
+
+    from openpyxl import load_workbook
+
+    fill, previous, folder = reviewed
+    workbook = fill({"q1": ["accept"], "q2": ["acept"]})
+    book = load_workbook(workbook)
+    sheet = book["Quotes"]
+    header = [c.value for c in sheet[1]]
+    for row in sheet.iter_rows(min_row=2):
+        if row[header.index("quote_id")].value in ("q1", "q2"):
+            row[header.index("reviewer_note")].value = f"note on {row[header.index('quote_id')].value}"
+    book.save(workbook)
+    result = previous(workbook)
+    assert result.exit_code == 0, result.output
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f"{workbook}: carried the decisions and notes of 2 quotes; ")
+    assert first.endswith("use one of accept, reject, fix quote, fix source), the notes on their rows carried")
+    rows = {r["quote_id"]: (r["decision"], r["reviewer_note"])
+            for r in map(json.loads, (folder / "again.jsonl").read_text().splitlines())}
+    assert rows == {"q1": ("accept", "note on q1"), "q2": ("", "note on q2"), "q3": ("", ""), "q4": ("", "")}
+
+
 def test_a_workbook_with_no_common_quote_ids_is_a_warning(reviewed) -> None:
     fill, previous, _ = reviewed
     workbook = fill({"q1": ["accept"]}, rename={"q1": "x1", "q2": "x2", "q3": "x3", "q4": "x4"})

@@ -212,7 +212,7 @@ class Carried:
     results: list[QuoteResult]
     carried: int      # quotes that got their previous decision or note
     changed: int      # reviewed quotes whose text or span changed, so their decision was dropped
-    invalid: tuple[ReviewedQuote, ...] = ()  # rows whose decision is not one of DECISIONS: not carried
+    invalid: tuple[ReviewedQuote, ...] = ()  # rows whose decision is not one of DECISIONS: not carried (a note is)
     conflicting: tuple[str, ...] = ()        # quote ids with different decisions or notes on several rows
     unmatched: bool = False                  # no quote id of the workbook is among the results
 
@@ -227,6 +227,8 @@ class Carried:
             more = f" and {len(self.invalid) - LISTED} more" if len(self.invalid) > LISTED else ""
             line += (f"; {plural(len(self.invalid), 'invalid decision')} not carried "
                      f"({shown}{more}; use one of {', '.join(DECISIONS)})")
+            if any(q.reviewer_note for q in self.invalid):
+                line += ", the notes on their rows carried"
         if self.conflicting:
             shown = ", ".join(self.conflicting[:LISTED])
             more = f" and {len(self.conflicting) - LISTED} more" if len(self.conflicting) > LISTED else ""
@@ -248,14 +250,15 @@ def carry_decisions(results: Iterable[QuoteResult], review: Review) -> Carried:
     offsets and matched text) are as they were in the reviewed run; every other
     quote is left undecided so that a person looks at it again. A decision that
     is not one of DECISIONS, or a quote id whose rows disagree, is carried for
-    no quote, and listed.
+    no quote, and listed; the note on a row of an invalid decision is carried
+    (the row read as undecided): a typo in the decision cell loses no note.
     """
     _require_fingerprints(review)
     previous: dict[str, ReviewedQuote] = {}
     conflicting: dict[str, None] = {}
     invalid = tuple(q for q in review.quotes if q.problem and q.problem != EMPTY)
     for quote in review.quotes:
-        if not (quote.decision or quote.reviewer_note) or quote in invalid:
+        if not (quote.decision or quote.reviewer_note):  # an invalid decision reads as none: only its note
             continue
         first = previous.setdefault(quote.quote_id, quote)
         if (first.decision, first.reviewer_note, first.fingerprint) != (quote.decision, quote.reviewer_note,
