@@ -454,15 +454,59 @@ def test_a_worker_lost_after_the_shards_checks_costs_only_time(monkeypatch: pyte
     assert run.warnings == one.warnings
 
 
+def test_a_worker_lost_with_a_long_chunk_sent_ahead_costs_only_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A whole-corpus chunk's quotes, sent ahead as data, reach every worker: the worker running the chunk
+    # lost, another runs it again with its own copy (before, the copy went with the worker, and the run
+    # failed with Dask's "already forgotten").
+    import os
+    import time
+
+    from quoteverify.pipeline.cluster import client as client_module
+    from quoteverify.pipeline.cluster import session
+
+    monkeypatch.setattr(session, "SCATTER_ITEMS", 1)  # every chunk of more than one quote is sent ahead
+    start = client_module.start_whole_corpus_checks
+
+    def then_lose_a_worker(run: object, quotes: list[int], **kw: object) -> object:
+        checks = start(run, quotes, **kw)  # type: ignore[arg-type]
+        client = run.client  # type: ignore[attr-defined]
+        assert any(isinstance(g, distributed.Future) and str(g.key).startswith("list") for g in checks.given)
+        while not any(client.processing().values()):
+            time.sleep(0.01)
+        victim = next(w for w, tasks in client.processing().items() if tasks)  # where the chunk runs
+        # Kept, or the task is forgotten before it runs.
+        exits.append(client.submit(os._exit, 1, workers=[victim], allow_other_workers=False, pure=False))
+        return checks
+
+    exits: list[object] = []
+
+    monkeypatch.setattr(client_module, "start_whole_corpus_checks", then_lose_a_worker)
+    quotes = [{"quote": "the council rebuilt the old bridge much too late", "document": "interview-01"},
+              {"quote": "it was harder than we expected", "document": "interview-01"},
+              {"quote": "the committee did not approve the budget until march", "document": ""},
+              {"quote": "We lost fifty volunteers", "document": ""}]
+    config = {"embed": {"enabled": False}, "cluster": {"sharded": False, "min_chunk": 4}}
+    one = quoteverify.run(TINY_CORPUS, quotes, config)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
+        before = set(client.run(os.getpid).values())
+        run = run_on_cluster(TINY_CORPUS, quotes, config, cluster=client)
+        client.wait_for_workers(2)
+        assert set(client.run(os.getpid).values()) != before  # a worker was lost (another took its place)
+    assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
+
+
 def _lose(client: object, victim: str) -> None:
     """The worker at ``victim`` ends; the cluster starts another, empty, in its place."""
     import os
     import time
 
-    client.submit(os._exit, 1, workers=[victim], allow_other_workers=False, pure=False)  # type: ignore[attr-defined]
+    # Kept while waiting: a future let go of is forgotten, its task with it, if it has not run yet.
+    exit_ = client.submit(os._exit, 1, workers=[victim], allow_other_workers=False, pure=False)  # type: ignore[attr-defined]
     deadline = time.monotonic() + 30
     while victim in client.scheduler_info()["workers"] and time.monotonic() < deadline:  # type: ignore[attr-defined]
         time.sleep(0.1)
+    del exit_
 
 
 @pytest.mark.parametrize("when", ["looking quotes up", "gathering documents", "preparing the shards",

@@ -126,8 +126,9 @@ def start_whole_corpus_checks(run: ClusterRun, quotes: list[int], *, sharded: bo
     given: list[object] = [docs, *ready, *shipped]
     futures = []
     for part in parts:
-        chunk = (session.sent_ahead(client, [run.quotes[k] for k in part]),
-                 session.sent_ahead(client, [run.languages[k] for k in part]))
+        # Sent to every worker: a chunk whose worker is lost runs on another, which holds its quotes too.
+        chunk = (session.sent_ahead(client, [run.quotes[k] for k in part], everywhere=True),
+                 session.sent_ahead(client, [run.languages[k] for k in part], everywhere=True))
         given.extend(chunk)
         futures.append(client.submit(run_task, WorkerState.check_chunk, docs, *chunk, run.checking, list(shipped),
                                      *ready, pure=False))

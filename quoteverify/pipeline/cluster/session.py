@@ -175,11 +175,13 @@ def failures(what: str) -> Iterator[None]:
 SCATTER_ITEMS = 1000
 
 
-def sent_ahead(client: distributed.Client, value: T, workers: list[str] | None = None) -> T | distributed.Future:
+def sent_ahead(client: distributed.Client, value: T, workers: list[str] | None = None, *,
+               everywhere: bool = False) -> T | distributed.Future:
     """A long list (or a tuple of lists, a chunk of quotes and their languages) sent ahead to ``workers`` as
-    data; anything else as it is."""
+    data (``everywhere``: to every worker, so that it outlives any one of them, for a task any worker may
+    run); anything else as it is."""
     items = len(value[0]) if isinstance(value, tuple) and value and isinstance(value[0], list) else (
         len(value) if isinstance(value, list) else 0)
     if items <= SCATTER_ITEMS:
         return value
-    return client.scatter([value], workers=workers, hash=False)[0]
+    return client.scatter([value], workers=workers, hash=False, broadcast=everywhere)[0]
