@@ -144,3 +144,35 @@ def test_an_asker_whose_model_process_is_gone_loads_the_model_itself() -> None:
     gone = SharedModel(ModelAddress("/nonexistent/socket", b"key"), "/nonexistent/model", threads=2)
     with pytest.raises(ConfigError, match="neither all-MiniLM-L6-v2 nor a local model folder"):
         gone.encode(["a test"])
+
+
+def test_askers_of_a_model_process_gone_or_held_up_by_a_peer_are_never_left_waiting() -> None:
+    """A peer that connects and says nothing, or sends what is no key and leaves, holds up no other asker;
+    the model process killed, an asker is refused at once and loads the model itself (here: one that is not
+    there, so it says why)."""
+    import os
+    import signal
+    import socket
+    import time
+
+    from quoteverify.judge.embed import SharedModel, _ModelProcess, shared_model
+
+    address = shared_model(DEFAULT_MODEL, 1)
+    assert address is not None
+    silent = socket.socket(socket.AF_UNIX)
+    silent.connect(address.path)
+    junk = socket.socket(socket.AF_UNIX)
+    junk.connect(address.path)
+    junk.sendall(b"GET / HTTP/1.1\r\n\r\n")
+    junk.close()
+    asked = SharedModel(address, threads=1).encode([SOURCE])
+    silent.close()
+    assert asked.tobytes() == SentenceTransformerEmbedder(DEFAULT_MODEL, threads=1).encode([SOURCE]).tobytes()
+
+    process = _ModelProcess._running[DEFAULT_MODEL, 1]._process
+    os.kill(process.pid, signal.SIGKILL)
+    process.join()
+    started = time.monotonic()
+    with pytest.raises(ConfigError, match="neither all-MiniLM-L6-v2 nor a local model folder"):
+        SharedModel(address, "/nonexistent/model", threads=1).encode(["a test"])
+    assert time.monotonic() - started < 5

@@ -15,16 +15,19 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import hmac
 import multiprocessing
 import os
+import shutil
 import signal
 import socket
 import sys
+import tempfile
 import threading
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from multiprocessing import AuthenticationError
-from multiprocessing.connection import Client, Connection, Listener
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -135,6 +138,15 @@ class ModelAddress:
     authkey: bytes = field(repr=False)
 
 
+# Seconds a process that connects to a listening model process has to show its key (``_serve``), and to
+# connect: a peer that stays silent holds up none but itself.
+KEY_SECONDS = 10.0
+# Seconds an asker (``SharedModel``) waits for an answer before it loads the model itself: loading takes some
+# 5-10 s, longer on a busy machine; a model process stuck (forked while another thread of its parent was
+# importing torch) never answers.
+ANSWER_SECONDS = 180.0
+
+
 class _ModelProcess:
     """A model loaded and run in a child process: ``encode`` sends it the texts and reads back their vectors,
     the same ones to the bit (the same model, threads and batches as in this process). ``listening``: it
@@ -151,18 +163,29 @@ class _ModelProcess:
         context: Any = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
         self._connection, theirs = context.Pipe()
         self.address: ModelAddress | None = None
-        # The listener is made here, so that an asker may connect at once; the child accepts, and the socket
-        # file goes when this process ends. A listener passes to a forked child only.
-        self._listener: Listener | None = None
+        # The socket is bound and listening before the child starts, so that an asker may connect at once;
+        # only the child keeps it open: the child gone, an asker is refused at once instead of waiting.
+        # It passes to a forked child only; its folder (this user's alone) goes when this process ends.
+        listener: socket.socket | None = None
+        folder = ""
         if listening and "fork" in methods and hasattr(socket, "AF_UNIX"):
-            authkey = os.urandom(32)
-            self._listener = Listener(family="AF_UNIX", authkey=authkey, backlog=64)
-            self.address = ModelAddress(str(self._listener.address), authkey)
-        self._process = context.Process(target=_serve, args=(theirs, name, threads, self._listener),
+            folder = tempfile.mkdtemp(prefix="quoteverify-model-")
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            listener.bind(os.path.join(folder, "socket"))
+            listener.listen(64)
+            self.address = ModelAddress(os.path.join(folder, "socket"), os.urandom(32))
+        # The child closes this process's ends of its own pipe and of the other model processes' pipes it
+        # inherits (a fork copies them): each model process then ends when this one does or drops it.
+        ours = [self._connection, *(running._connection for running in self._running.values()
+                                    if running._owner == os.getpid())]
+        self._process = context.Process(target=_serve, args=(theirs, name, threads, listener, self.address, ours),
                                         name="quoteverify-model", daemon=True)
         self._process.start()
         theirs.close()
-        self._owner = os.getpid()
+        if listener is not None:
+            listener.close()
+            weakref.finalize(self, shutil.rmtree, folder, True)
+        self._owner: int = os.getpid()
         self._lock = threading.Lock()
 
     @classmethod
@@ -179,20 +202,30 @@ class _ModelProcess:
             return _asked(self._connection, texts, batch_size)
 
 
-def _asked(connection: Connection, texts: Sequence[str], batch_size: int) -> np.ndarray | None:
-    """What a model process answers for ``texts``: their vectors, or None when it could not load the model
-    or has ended (killed, out of memory)."""
+def _asked(connection: Connection, texts: Sequence[str], batch_size: int, *, wait: float | None = None
+           ) -> np.ndarray | None:
+    """What a model process answers for ``texts``: their vectors, or None when it could not load the model,
+    has ended (killed, out of memory) or has not answered within ``wait`` seconds (None: no limit)."""
     try:
         connection.send(([displayable(t) for t in texts], batch_size))
+        if wait is not None and not connection.poll(wait):
+            return None
         return connection.recv()
     except (OSError, EOFError):
         return None
 
 
-def _serve(connection: Connection, name: str, threads: int, listener: Listener | None = None) -> None:
+def _serve(connection: Connection, name: str, threads: int, listener: socket.socket | None = None,
+           address: ModelAddress | None = None, parents: Sequence[Connection] = ()) -> None:
     """The model process: load the model at once, then encode what is asked until this process's parent
-    closes the pipe; with a ``listener``, what other processes ask too, one request at a time. None answers
-    every request when the model cannot be loaded or a text encoded."""
+    closes the pipe; with a ``listener``, what other processes that show the key of ``address`` ask too, one
+    request at a time. None answers every request when the model cannot be loaded or a text encoded.
+    ``parents``: the parent's ends of pipes, closed here at once (see ``_ModelProcess``)."""
+    for end in parents:
+        with contextlib.suppress(OSError):
+            end.close()
+    global _LOADING
+    _LOADING = threading.Lock()  # forked: the parent's, perhaps held by another of its threads, is not ours
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     embedder = SentenceTransformerEmbedder(name, threads=threads)
     one_at_a_time = threading.Lock()
@@ -201,7 +234,7 @@ def _serve(connection: Connection, name: str, threads: int, listener: Listener |
         while True:
             try:
                 texts, batch_size = asker.recv()
-            except (EOFError, OSError):
+            except Exception:  # it left (EOF), or sent what is no request
                 return
             vectors = None
             with one_at_a_time:
@@ -214,19 +247,39 @@ def _serve(connection: Connection, name: str, threads: int, listener: Listener |
             except OSError:
                 return
 
-    def accept(listening: Listener) -> None:
+    def admit(peer: socket.socket, key: bytes) -> None:
+        """A peer that shows the key within KEY_SECONDS is answered; any other is let go."""
+        try:
+            peer.settimeout(KEY_SECONDS)
+            shown = b""
+            while len(shown) < len(key):
+                part = peer.recv(len(key) - len(shown))
+                if not part:
+                    break
+                shown += part
+            if not hmac.compare_digest(shown, key):
+                peer.close()
+                return
+            peer.settimeout(None)
+        except OSError:
+            peer.close()
+            return
+        answer(Connection(peer.detach()))
+
+    def accept(listening: socket.socket, key: bytes) -> None:
         while True:
             try:
-                asker = listening.accept()
-            except AuthenticationError:
-                continue  # not one of ours
+                peer, _ = listening.accept()
+            except (ConnectionAbortedError, InterruptedError):
+                continue
             except OSError:
                 return
-            threading.Thread(target=answer, args=(asker,), daemon=True).start()
+            threading.Thread(target=admit, args=(peer, key), daemon=True).start()
 
     with one_at_a_time:  # a request from another process waits for the load
-        if listener is not None:
-            threading.Thread(target=accept, args=(listener,), name="quoteverify-model-accept", daemon=True).start()
+        if listener is not None and address is not None:
+            threading.Thread(target=accept, args=(listener, address.authkey), name="quoteverify-model-accept",
+                             daemon=True).start()
         with contextlib.suppress(Exception):  # the parent loads it itself then, and says why it cannot
             embedder._load()
     answer(connection)
@@ -242,8 +295,8 @@ def shared_model(name: str, threads: int) -> ModelAddress | None:
 class SharedModel:
     """The embedder of a process that asks a model process of this machine (``shared_model``) for vectors,
     the same ones to the bit, instead of loading the model itself: a local cluster's workers load it once for
-    all. Where that process cannot answer (it ended, or could not load the model), the model is loaded here,
-    which says why if it fails again."""
+    all. Where that process cannot answer (it ended, or could not load the model, or refused the key), the
+    model is loaded here, which says why if it fails again."""
 
     def __init__(self, address: ModelAddress, name: str = DEFAULT_MODEL, *, batch_size: int = 64, threads: int = 2):
         self.name = name
@@ -265,11 +318,20 @@ class SharedModel:
 
     def _ask(self, texts: Sequence[str]) -> np.ndarray | None:
         if self._connection is None:
+            peer = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
             try:
-                self._connection = Client(self.address.path, family="AF_UNIX", authkey=self.address.authkey)
-            except (OSError, EOFError, AuthenticationError):
+                peer.settimeout(KEY_SECONDS)
+                peer.connect(self.address.path)
+                peer.sendall(self.address.authkey)
+                peer.settimeout(None)
+            except OSError:
+                peer.close()
                 return None
-        return _asked(self._connection, texts, self.batch_size)
+            self._connection = Connection(peer.detach())
+        vectors = _asked(self._connection, texts, self.batch_size, wait=ANSWER_SECONDS)
+        if vectors is None:  # not asked again: the model is loaded here from now on
+            self._connection.close()
+        return vectors
 
 
 class CachedEmbedder:
