@@ -247,42 +247,45 @@ def _serve(connection: Connection, name: str, threads: int, listener: socket.soc
             except OSError:
                 return
 
-    def admit(peer: socket.socket, key: bytes) -> None:
-        """A peer that shows the key within KEY_SECONDS is answered; any other is let go."""
-        try:
-            peer.settimeout(KEY_SECONDS)
-            shown = b""
-            while len(shown) < len(key):
-                part = peer.recv(len(key) - len(shown))
-                if not part:
-                    break
-                shown += part
-            if not hmac.compare_digest(shown, key):
-                peer.close()
-                return
-            peer.settimeout(None)
-        except OSError:
-            peer.close()
-            return
-        answer(Connection(peer.detach()))
-
-    def accept(listening: socket.socket, key: bytes) -> None:
-        while True:
-            try:
-                peer, _ = listening.accept()
-            except (ConnectionAbortedError, InterruptedError):
-                continue
-            except OSError:
-                return
-            threading.Thread(target=admit, args=(peer, key), daemon=True).start()
-
     with one_at_a_time:  # a request from another process waits for the load
         if listener is not None and address is not None:
-            threading.Thread(target=accept, args=(listener, address.authkey), name="quoteverify-model-accept",
-                             daemon=True).start()
+            threading.Thread(target=_accept, args=(listener, address.authkey, answer),
+                             name="quoteverify-model-accept", daemon=True).start()
         with contextlib.suppress(Exception):  # the parent loads it itself then, and says why it cannot
             embedder._load()
     answer(connection)
+
+
+def _accept(listening: socket.socket, key: bytes, answer: Callable[[Connection], None]) -> None:
+    """A model process's listener: each peer admitted (``_admit``) in a thread of its own, until it closes."""
+    while True:
+        try:
+            peer, _ = listening.accept()
+        except (ConnectionAbortedError, InterruptedError):
+            continue
+        except OSError:
+            return
+        threading.Thread(target=_admit, args=(peer, key, answer), daemon=True).start()
+
+
+def _admit(peer: socket.socket, key: bytes, answer: Callable[[Connection], None]) -> None:
+    """A peer that shows ``key`` within KEY_SECONDS is answered; any other is let go."""
+    try:
+        peer.settimeout(KEY_SECONDS)
+        shown = b""
+        while len(shown) < len(key):
+            part = peer.recv(len(key) - len(shown))
+            if not part:
+                break
+            shown += part
+        if not hmac.compare_digest(shown, key):
+            peer.close()
+            return
+        peer.settimeout(None)
+    except OSError:
+        peer.close()
+        return
+    answer(Connection(peer.detach()))
 
 
 def shared_model(name: str, threads: int) -> ModelAddress | None:
