@@ -170,10 +170,10 @@ class _ModelProcess:
         folder = ""
         if listening and "fork" in methods and hasattr(socket, "AF_UNIX"):
             folder = tempfile.mkdtemp(prefix="quoteverify-model-")
-            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            listener.bind(os.path.join(folder, "socket"))
-            listener.listen(64)
             self.address = ModelAddress(os.path.join(folder, "socket"), os.urandom(32))
+            listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            listener.bind(self.address.path)
+            listener.listen(64)
         # The child closes this process's ends of its own pipe and of the other model processes' pipes it
         # inherits (a fork copies them): each model process then ends when this one does or drops it.
         ours = [self._connection, *(running._connection for running in self._running.values()
