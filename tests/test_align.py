@@ -150,3 +150,35 @@ def test_trace_finds_the_local_span() -> None:
     i, j = divmod(int(np.argmax(H)), H.shape[1])
     assert (i, j) == (2, 4)
     assert _trace(H, args, P, i, j, local=True) == (0, 1, 2)
+
+
+def _reference_dp(q, q_weak, d, d_weak, local: bool) -> np.ndarray:
+    """The recurrence cell by cell, as the docstring of _dp states it: a diagonal move scores a match or a
+    mismatch, passing a quote word by costs a gap (weak_gap for a weak word), passing a source word by the
+    same by the source word's weakness; an editorial slot matches nothing, scores -1 on the diagonal, is
+    passed by for free, and source words are passed beside it at 1 each."""
+    n, m = len(q), len(d)
+    H = np.zeros((n + 1, m + 1), dtype=np.int64)
+    for i in range(1, n + 1):
+        editorial = q[i - 1] == EDITORIAL
+        for j in range(m + 1):
+            up = H[i - 1, j] - (0 if editorial else P.weak_gap if q_weak[i - 1] else P.gap)
+            best = up
+            if j:
+                step = -1 if editorial else P.match if d[j - 1] == q[i - 1] else -P.mismatch
+                left = H[i, j - 1] - (1 if editorial else P.weak_gap if d_weak[j - 1] else P.gap)
+                best = max(best, H[i - 1, j - 1] + step, left)
+            H[i, j] = max(best, 0) if local else best
+    return H
+
+
+@pytest.mark.parametrize("local", [True, False])
+def test_the_row_at_a_time_programme_is_the_recurrence_cell_by_cell(local: bool) -> None:
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        n, m = int(rng.integers(1, 12)), int(rng.integers(1, 30))
+        q = rng.integers(-2, 6, n)  # -1: a word no source has; -2: an editorial slot
+        d = rng.integers(0, 6, m)
+        q_weak, d_weak = rng.random(n) < 0.3, rng.random(m) < 0.3
+        H, _ = run(q, d, d_weak, q_weak, local=local)
+        assert np.array_equal(H, _reference_dp(q, q_weak, d, d_weak, local)), (q, d, q_weak, d_weak)

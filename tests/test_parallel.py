@@ -99,3 +99,34 @@ def test_a_quote_given_again_is_checked_once_with_its_own_row(monkeypatch, worke
     alone = {r["quote_id"]: quoteverify.verify(TINY_CORPUS, [r], config)[0] for r in rows}
     for result in results:
         assert {**result.to_dict(), "row": 0} == {**alone[result.quote_id].to_dict(), "row": 0}
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_work_beside_the_workers_is_done_here_once_and_only_with_workers(monkeypatch, workers: int) -> None:
+    import os
+
+    monkeypatch.setattr(parallel, "MIN_ITEMS", 1)
+    beside: list[int] = []
+    assert parallel.ordered_map(_square, list(range(20)), workers=workers, beside=lambda: beside.append(os.getpid())) \
+        == [x * x for x in range(20)]
+    assert beside == ([os.getpid()] if workers > 1 else [])
+
+
+def test_what_the_quotes_need_loads_while_workers_prepare_the_documents(monkeypatch) -> None:
+    """Each language's lexicon, word list and number words and the BM25 backend are loaded here while the
+    documents are prepared in workers, before the aligning workers fork (they then find them loaded)."""
+    import sys
+
+    from quoteverify.model.lexicon import _zipf
+    from quoteverify.pipeline import stages
+    from quoteverify.sources.numbers import words_for
+
+    monkeypatch.setattr(stages, "PARALLEL_CHARS", 1)
+    asked: list[set[str]] = []
+    load_ahead = stages.load_ahead
+    monkeypatch.setattr(stages, "load_ahead", lambda languages, config: asked.append(set(languages)) or load_ahead(
+        languages, config))
+    texts = {f"{doc_id}-{copy}": text for copy in range(2) for doc_id, text in TINY_CORPUS.items()}
+    results = quoteverify.verify(texts, [next(iter(TINY_CORPUS.values()))[:60]], {"embed": {"enabled": False}})
+    assert len(results) == 1 and [languages - {""} for languages in asked] == [{"en"}]
+    assert "bm25s" in sys.modules and words_for.cache_info().currsize and _zipf.cache_info().currsize

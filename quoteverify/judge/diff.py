@@ -192,15 +192,20 @@ Opcode = tuple[Literal["replace", "delete", "insert", "equal"], int, int, int, i
 
 
 def _source_tokens(src: Source, lo: int, hi: int) -> list[Tok]:
+    found = [(m.group(), m.start(), m.end()) for m in TOKEN.finditer(src.norm.text, lo, hi)]
+    # A word is weak when a word token of the source starts where it starts and is marked weak.
+    starts, marks = src.tokens.starts, src.tokens.weak
+    at = np.fromiter((start for _, start, _ in found), dtype=np.int64, count=len(found))
+    k = np.searchsorted(starts, at)
+    inside = k < len(starts)
+    weak = np.zeros(len(found), dtype=bool)
+    weak[inside] = (starts[k[inside]] == at[inside]) & marks[k[inside]]
     tokens: list[Tok] = []
-    starts = src.tokens.starts
-    for m in TOKEN.finditer(src.norm.text, lo, hi):
-        if m.group()[0].isalnum() or m.group()[0] == "_":
-            k = int(np.searchsorted(starts, m.start()))
-            weak = bool(k < len(starts) and starts[k] == m.start() and src.tokens.weak[k])
-            tokens.append(Tok(m.group(), m.start(), m.end(), "word", weak))
+    for (text, start, end), is_weak in zip(found, weak.tolist()):
+        if text[0].isalnum() or text[0] == "_":
+            tokens.append(Tok(text, start, end, "word", is_weak))
         else:
-            tokens.append(Tok(m.group(), m.start(), m.end(), "punct", False))
+            tokens.append(Tok(text, start, end, "punct", False))
     return tokens
 
 

@@ -34,8 +34,8 @@ import numpy as np
 
 from ..model.lexicon import MEANING_CLASSES, TURNING_CLASSES, straight
 from ..sources.corpus import Source
+from ..sources.numbers import number_words
 from ..sources.numbers import phrases as number_phrases
-from ..sources.numbers import words_for
 from ..sources.tokenize import TOKEN, WORD
 from .rules import Contract
 
@@ -166,7 +166,7 @@ def carried(contract: Contract, words: Sequence[str]) -> list[tuple[str, str]]:
 
 def hidden(contract: Contract, parts: Sequence[str]) -> list[tuple[str, str]]:
     """(class, words) of the words that carry meaning in some stretches of source text."""
-    numbers = words_for(contract.language) or words_for("en")
+    numbers = number_words(contract.language)
     found: list[tuple[str, str]] = []
     for part in parts:
         said = [straight(w) for w in WORD.findall(part.casefold())]
@@ -176,7 +176,7 @@ def hidden(contract: Contract, parts: Sequence[str]) -> list[tuple[str, str]]:
         tokens = [m.group() for m in TOKEN.finditer(straight(part.casefold()))]
         found += [("number", " ".join(tokens[p.start:p.end])) for p in number_phrases(tokens, contract.language)]
         found += [("number", w) for w in dict.fromkeys(said)
-                  if numbers is not None and (w in numbers.scales or w in numbers.ordinals)]
+                  if w in numbers.scales or w in numbers.ordinals]
     return list(dict.fromkeys(found))
 
 

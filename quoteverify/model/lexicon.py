@@ -194,6 +194,11 @@ def _zipf(word: str, code: str) -> float:
     return zipf_frequency(word, code)
 
 
+def load_word_list(lexicon: Lexicon) -> None:
+    """Read the language's wordfreq list now rather than at the first ``is_word`` (a second or so)."""
+    _zipf("a", lexicon.wordfreq)  # a word, or wordfreq reads no list
+
+
 def is_word(word: str, lexicon: Lexicon, *, min_zipf: float) -> bool:
     """Whether ``word`` is a word of the language: at least ``min_zipf`` in wordfreq's list."""
     return _zipf(word, lexicon.wordfreq) >= min_zipf

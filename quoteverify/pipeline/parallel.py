@@ -25,9 +25,12 @@ def _run_chunk(chunk: Sequence[Any]) -> list[Any]:
 
 def ordered_map(task: Callable[[Any], Any], items: Sequence[Any], *, workers: int,
                 on_done: Callable[[int], None] | None = None, min_items: int | None = None,
-                chunk: int | None = None) -> list[Any]:
+                chunk: int | None = None, beside: Callable[[], None] | None = None) -> list[Any]:
     """``[task(item) for item in items]``, in up to ``workers`` processes (when there are ``min_items`` at
-    least, default MIN_ITEMS), ``chunk`` items to a task (default CHUNK); ``on_done(n)`` after each chunk."""
+    least, default MIN_ITEMS), ``chunk`` items to a task (default CHUNK); ``on_done(n)`` after each chunk.
+
+    ``beside``: work for this process while the workers run (once they are forked: a process must not fork
+    while one of its threads imports); not done when there are no workers."""
     global _task
     min_items = MIN_ITEMS if min_items is None else min_items
     chunk = chunk or CHUNK
@@ -43,7 +46,10 @@ def ordered_map(task: Callable[[Any], Any], items: Sequence[Any], *, workers: in
     try:
         results = []
         with multiprocessing.get_context("fork").Pool(workers) as pool:
-            for part in pool.imap(_run_chunk, chunks):
+            parts = pool.imap(_run_chunk, chunks)
+            if beside:
+                beside()
+            for part in parts:
                 results.extend(part)
                 if on_done:
                     on_done(len(results))

@@ -14,16 +14,18 @@ from ..judge.diff import compare
 from ..judge.embed import CachedEmbedder, Embedder, SentenceTransformerEmbedder, cosines
 from ..judge.rules import Contract
 from ..model.config import Config, ConfigGiven, VerdictConfig, as_config
+from ..model.lexicon import lexicon_for, load_word_list
 from ..model.types import Alignment, Comparison, Document, Progress, Quote, QuoteResult, Run
 from ..plumbing.archive import ArchiveLimits
 from ..plumbing.cache import Cache
 from ..plumbing.resultcache import ResultCache, run_key
 from ..search.align import Aligner
-from ..search.index import Bm25Index, Bm25Settings
+from ..search.index import Bm25Index, Bm25Settings, import_backend
 from ..search.window import make_windows
 from ..sources.corpus import Corpus, PackedDocument, PreparedDocument, PreparedQuote, prepare_document, prepare_quote
 from ..sources.documents import DocumentsGiven, LoadedDocuments, read_documents
 from ..sources.language import cosine_applies, detect_quote_languages, with_languages
+from ..sources.numbers import number_words
 from ..sources.quotes import check_claims, read_quotes
 from ..sources.turns import label_warnings
 from .parallel import ordered_map
@@ -79,16 +81,18 @@ EXACT_PARALLEL = 5_000  # fewer quotes than this are looked up word for word in 
 PARALLEL_CHARS = 2_000_000  # documents shorter than this in all are prepared in this process: workers cost more
 
 
-def prepare_documents(documents: Sequence[Document], cache: Cache, workers: int) -> list[PreparedDocument] | None:
+def prepare_documents(documents: Sequence[Document], cache: Cache, workers: int,
+                      beside: Callable[[], None] | None = None) -> list[PreparedDocument] | None:
     """Each document normalized, tokenized and its turns read, in ``workers`` processes, when the documents are
-    long enough to repay starting them; else None (the corpus prepares them in this process)."""
+    long enough to repay starting them; else None (the corpus prepares them in this process). ``beside``: work
+    for this process meanwhile (ordered_map)."""
     if workers <= 1 or len(documents) < 2 or sum(len(d.text) for d in documents) < PARALLEL_CHARS:
         return None
 
     def task(k: int) -> tuple[PackedDocument, list[str]]:
         return prepare_document(documents[k], cache).packed(documents[k]), cache.warnings
 
-    done = ordered_map(task, range(len(documents)), workers=workers, min_items=2, chunk=8)
+    done = ordered_map(task, range(len(documents)), workers=workers, min_items=2, chunk=8, beside=beside)
     for _, warnings in done:
         cache.heard(warnings)
     return [packed.unpacked(d.text) for (packed, _), d in zip(done, documents)]
@@ -96,11 +100,11 @@ def prepare_documents(documents: Sequence[Document], cache: Cache, workers: int)
 
 def prepare(documents: tuple[Document, ...], config: Config, *, cache: Cache,
             lap: Callable[[str], None] | None = None,
-            normalized: list[PreparedDocument] | None = None) -> Prepared:
+            normalized: list[PreparedDocument] | None = None, beside: Callable[[], None] | None = None) -> Prepared:
     """Normalize, window and (lazily) index the documents; ``normalized``: each document normalized and
-    tokenized already (``corpus.prepare_document``)."""
+    tokenized already (``corpus.prepare_document``); ``beside``: as for prepare_documents."""
     if normalized is None:
-        normalized = prepare_documents(documents, cache, config.align.workers)
+        normalized = prepare_documents(documents, cache, config.align.workers, beside)
     corpus = Corpus(documents, cache=cache, prepared=normalized)
     if lap:
         lap("normalize")
@@ -111,6 +115,18 @@ def prepare(documents: tuple[Document, ...], config: Config, *, cache: Cache,
     if lap:
         lap("window")
     return Prepared(corpus, index, aligner, len(windows))
+
+
+def load_ahead(languages: Iterable[str], config: Config) -> None:
+    """Load now what checking quotes in these languages loads on first use: each one's lexicon, word list
+    and number words, and the BM25 backend. Done while workers prepare the documents, so that the workers
+    that align the quotes, forked later, find them loaded instead of each loading them again."""
+    import_backend(config.index.backend)
+    for language in sorted(set(languages) - {""}):
+        lexicon = lexicon_for(language)
+        if lexicon is not None:
+            load_word_list(lexicon)
+        number_words(language)
 
 
 @lru_cache(maxsize=64)
@@ -357,7 +373,8 @@ def run(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = No
                    tuple(quote_list))
     if embed is not None and _model_may_judge(loaded.documents, own_languages, config):
         embed.warm()  # beside normalizing, indexing and aligning
-    prepared = prepare(loaded.documents, config, cache=cache, lap=lap)
+    languages = {d.language for d in loaded.documents} | set(own_languages)
+    prepared = prepare(loaded.documents, config, cache=cache, lap=lap, beside=lambda: load_ahead(languages, config))
     results = check_quotes(prepared, quote_list, config, embed, languages=QuoteLanguages(own_languages),
                            cached=kept, watch=Watch(progress, lap))
     timings["index"] = prepared.index_seconds

@@ -81,22 +81,23 @@ def _dp(sides: Sides, p: AlignConfig, *, local: bool) -> np.ndarray:
     n, m = len(q_ids), len(d_ids)
     H = np.zeros((n + 1, m + 1), dtype=np.int64)
     skip, skip_editorial = _costs(sides.d_weak, p)
+    # Per quote word, all at once: the diagonal move's score against each source word, and the cost of
+    # passing the quote word by. An editorial insertion matches nothing and is passed by for free.
+    editorial = q_ids == EDITORIAL
+    step = np.where(q_ids[:, None] == d_ids[None, :], p.match, -p.mismatch)
+    step[editorial] = -1
+    drop = np.where(q_weak, p.weak_gap, p.gap)
+    drop[editorial] = 0
     for i in range(1, n + 1):
         prev = H[i - 1]
-        qi = q_ids[i - 1]
-        if qi == EDITORIAL:
-            diag = prev[:-1] - 1
-            up = prev.copy()
-            cost = skip_editorial
-        else:
-            diag = prev[:-1] + np.where(d_ids == qi, p.match, -p.mismatch)
-            up = prev - (p.weak_gap if q_weak[i - 1] else p.gap)
-            cost = skip
-        t = up
-        np.maximum(t[1:], diag, out=t[1:])
+        t = prev - drop[i - 1]
+        np.maximum(t[1:], prev[:-1] + step[i - 1], out=t[1:])
         if local:
             np.maximum(t, 0, out=t)
-        H[i] = np.maximum.accumulate(t + cost) - cost
+        cost = skip_editorial if editorial[i - 1] else skip
+        t += cost
+        np.maximum.accumulate(t, out=H[i])
+        H[i] -= cost
     return H
 
 
@@ -316,8 +317,11 @@ class Aligner:
         words = pq.ids[a:b]
         # No alignment scores more than a full match for every region word the quote has:
         # regions are tried best bound first, and the rest skipped once none can win.
-        bounds = [self.p.match * min(len(words), int(np.isin(
-            self.corpus.sources[r.doc].ids[r.start:r.end], words).sum())) for r in regions]
+        # By word id: whether it is one of the quote's words (ids of source words are below the vocabulary's size).
+        in_quote = np.zeros(max(len(self.corpus.vocab), int(words.max(initial=-1)) + 1), dtype=bool)
+        in_quote[words[words >= 0]] = True
+        bounds = [self.p.match * min(len(words), int(np.count_nonzero(
+            in_quote[self.corpus.sources[r.doc].ids[r.start:r.end]]))) for r in regions]
         for k in sorted(range(len(regions)), key=lambda k: -bounds[k]):
             region = regions[k]
             if best is not None and bounds[k] < best.score:

@@ -132,10 +132,16 @@ def _plain(value: Decimal) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
-def phrases(tokens: Sequence[str], language: str) -> list[NumberPhrase]:
-    """The number phrases among some tokens (words and punctuation, normalized) of one text."""
+def number_words(language: str) -> Words:
+    """The number words a text in ``language`` is read with: its own, or English where num2words has none."""
     words = words_for(language) or words_for("en")
     assert words is not None
+    return words
+
+
+def phrases(tokens: Sequence[str], language: str) -> list[NumberPhrase]:
+    """The number phrases among some tokens (words and punctuation, normalized) of one text."""
+    words = number_words(language)
     percent = tuple(tuple(p.split()) for p in _PERCENT.get(language, ()) + _PERCENT["en"])
     out: list[NumberPhrase] = []
     k, n = 0, len(tokens)
