@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from quoteverify.model.config import load_config
 from quoteverify.model.types import Window
-from quoteverify.search.index import Bm25Index, Bm25Settings, _bm25s_scores
+from quoteverify.search.index import Bm25Index, Bm25Settings
 from quoteverify.search.window import make_windows
 from quoteverify.sources.corpus import Corpus
 from quoteverify.sources.documents import load_documents
@@ -108,21 +108,3 @@ def test_the_score_matrix_is_the_one_bm25s_builds_bit_for_bit(folder: Path) -> N
         assert mine.tobytes() == reference.tobytes(), part
     assert ours._model.scores["num_docs"] == theirs.scores["num_docs"] == len(windows)
     assert ours._model.vocab_dict == theirs.vocab_dict == ours_corpus.vocab
-
-
-@pytest.mark.parametrize("folder", CORPORA, ids=[p.parent.name for p in CORPORA])
-def test_the_scores_of_a_query_are_those_of_bm25s_bit_for_bit(folder: Path) -> None:
-    """The index scores a query by adding the score matrix's columns itself; bm25s's ``get_scores`` gives the
-    same float32 scores, to the bit, for queries of words found, words said twice and a word of no window."""
-    config = load_config()
-    corpus = Corpus(list(load_documents([folder]).documents))
-    windows = make_windows(corpus, size=config.window.size, overlap=config.window.overlap)
-    index = Bm25Index(corpus, windows, bm25=Bm25Settings("bm25s", config.index.k1, config.index.b))
-    index.build()
-    words = [w for w in corpus.vocab if w]
-    rng = np.random.default_rng(3)
-    for _ in range(200):
-        query = [words[k] for k in rng.integers(0, len(words), int(rng.integers(1, 30)))]
-        query += [*query[:2], "no-such-word-anywhere"]
-        mine, theirs = _bm25s_scores(index._model, query), index._model.get_scores(query)
-        assert mine.dtype == theirs.dtype and mine.tobytes() == theirs.tobytes()

@@ -81,23 +81,22 @@ def _dp(sides: Sides, p: AlignConfig, *, local: bool) -> np.ndarray:
     n, m = len(q_ids), len(d_ids)
     H = np.zeros((n + 1, m + 1), dtype=np.int64)
     skip, skip_editorial = _costs(sides.d_weak, p)
-    # Per quote word, all at once: the diagonal move's score against each source word, and the cost of
-    # passing the quote word by. An editorial insertion matches nothing and is passed by for free.
-    editorial = q_ids == EDITORIAL
-    step = np.where(q_ids[:, None] == d_ids[None, :], p.match, -p.mismatch)
-    step[editorial] = -1
-    drop = np.where(q_weak, p.weak_gap, p.gap)
-    drop[editorial] = 0
     for i in range(1, n + 1):
         prev = H[i - 1]
-        t = prev - drop[i - 1]
-        np.maximum(t[1:], prev[:-1] + step[i - 1], out=t[1:])
+        qi = q_ids[i - 1]
+        if qi == EDITORIAL:
+            diag = prev[:-1] - 1
+            up = prev.copy()
+            cost = skip_editorial
+        else:
+            diag = prev[:-1] + np.where(d_ids == qi, p.match, -p.mismatch)
+            up = prev - (p.weak_gap if q_weak[i - 1] else p.gap)
+            cost = skip
+        t = up
+        np.maximum(t[1:], diag, out=t[1:])
         if local:
             np.maximum(t, 0, out=t)
-        cost = skip_editorial if editorial[i - 1] else skip
-        t += cost
-        np.maximum.accumulate(t, out=H[i])
-        H[i] -= cost
+        H[i] = np.maximum.accumulate(t + cost) - cost
     return H
 
 

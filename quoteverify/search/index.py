@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -101,22 +101,6 @@ def _score_matrix(pairs: tuple[np.ndarray, np.ndarray, np.ndarray], lengths: np.
     indptr = np.zeros(n_vocab + 1, dtype=np.int64)
     np.cumsum(np.bincount(words, minlength=n_vocab), out=indptr[1:])
     return {"data": data, "indices": window, "indptr": indptr, "num_docs": len(lengths)}
-
-
-def _bm25s_scores(model: Any, words: Sequence[str]) -> np.ndarray:
-    """bm25s's ``BM25.get_scores``, to the bit, at a fraction of its cost: bm25s adds a word's column of the
-    score matrix to the scores with ``np.add.at``; the windows of a column are distinct (``_pairs``), so a
-    plain indexed add sums the same numbers in the same order."""
-    matrix = model.scores
-    data, indices, indptr = matrix["data"], matrix["indices"], matrix["indptr"]
-    ids = model.get_tokens_ids(list(words))
-    scores = np.zeros(matrix["num_docs"], dtype=np.dtype(model.dtype))
-    for word in ids:
-        lo, hi = indptr[word], indptr[word + 1]
-        scores[indices[lo:hi]] += data[lo:hi]
-    if model.nonoccurrence_array is not None:
-        scores += model.nonoccurrence_array[ids].sum()
-    return scores
 
 
 def import_backend(backend: str) -> None:
@@ -269,22 +253,12 @@ class Bm25Index:
         kept = self._recent.get(query)
         if kept is None:
             model: Any = self._model
-            scores = _bm25s_scores(model, query) if self._plain_bm25s() else model.get_scores(list(query))
-            kept = np.asarray(scores, dtype=np.float32)
+            kept = np.asarray(model.get_scores(list(query)), dtype=np.float32)
             kept.flags.writeable = False
             self._recent[query] = kept
             if len(self._recent) > RECENT_QUERIES:
                 del self._recent[next(iter(self._recent))]
         return kept
-
-    def _plain_bm25s(self) -> bool:
-        """Whether the model is a bm25s model (not rank-bm25's, nor a cluster's ``JoinedPostings``)."""
-        if self.backend != "bm25s":
-            return False
-        # Only the configured BM25 backend is imported (a bm25s index has imported it already).
-        import bm25s
-
-        return isinstance(self._model, bm25s.BM25)
 
     def retrieve(self, words: list[str] | tuple[str, ...], *, top_k: int, span_words: int,
                  prefer_doc: int | None = None, only_doc: int | None = None) -> Retrieval:

@@ -511,7 +511,7 @@ class JoinedPostings:
             w = self.vocab.get(word)
             if w is not None and w + 1 < len(self.bounds):
                 a, b = self.bounds[w], self.bounds[w + 1]
-                scores[self.rows[a:b]] += self.data[a:b]  # a word's windows are distinct: np.add.at's sums
+                np.add.at(scores, self.rows[a:b], self.data[a:b])
         return scores
 
 
