@@ -583,3 +583,45 @@ def test_a_worker_without_the_shard_asked_for_answers_without_it() -> None:
     state = WorkerState()
     assert state.shipped_shard("a lost shard") == []
     assert state.turn_starts("a lost shard", ["podcast"]) == {}
+
+
+def _checked(n: int) -> object:
+    from quoteverify.pipeline.cluster.worker import ChunkChecked
+
+    return ChunkChecked([f"result {n}"], [f"warning {n}"], 7)  # type: ignore[list-item]
+
+
+@pytest.mark.parametrize("cancelled_times", [1, 2, 3])
+def test_a_chunk_the_scheduler_cancels_is_checked_again_a_bounded_number_of_times(monkeypatch: pytest.MonkeyPatch,
+                                                                                  cancelled_times: int) -> None:
+    # A worker lost after checking a chunk takes its result along; when the documents' other copies were let
+    # go of meanwhile, Dask cannot check it again and cancels it ("already forgotten"): it is submitted anew.
+    from quoteverify.model.errors import QuoteverifyError
+    from quoteverify.pipeline.cluster import client as client_module
+    from quoteverify.pipeline.cluster.client import WholeCorpusChecks
+
+    monkeypatch.setattr(client_module, "CHUNK_RETRIES", 2)
+
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=":0") as client:
+        def cancelled() -> distributed.Future:
+            # A task no worker may run, cancelled: it never takes the worker's thread.
+            future = client.submit(_checked, -1, workers=["tcp://127.0.0.1:9"], allow_other_workers=False, pure=False)
+            future.cancel()
+            return future
+
+        asked: list[int] = []
+
+        def again(i: int) -> distributed.Future:
+            asked.append(i)
+            return cancelled() if len(asked) < cancelled_times else client.submit(_checked, i, pure=False)
+
+        checks = WholeCorpusChecks([10, 11], [client.submit(_checked, 0, pure=False), cancelled()], [], again)
+        if cancelled_times > 2:
+            with pytest.raises(QuoteverifyError, match="cancelled"):
+                checks.collect(None)
+            assert asked == [1, 1]
+            return
+        found = checks.collect(None)
+    assert asked == [1] * cancelled_times
+    assert found.results == {10: "result 0", 11: "result 1"} and found.warnings == ["warning 0", "warning 1"]
+    assert found.windows == 7

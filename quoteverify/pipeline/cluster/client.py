@@ -44,6 +44,9 @@ if TYPE_CHECKING:
     from ...sources.quotes import QuotesGiven
 
 
+CHUNK_RETRIES = 2  # times a chunk of quotes cancelled by the scheduler (its inputs lost) is submitted again
+
+
 @dataclass
 class WholeCorpusChecks:
     """Chunks of quotes being checked, every worker holding the whole corpus: the quotes' numbers in the
@@ -53,20 +56,34 @@ class WholeCorpusChecks:
     quotes: list[int]
     futures: list[distributed.Future]
     given: list[object] = field(default_factory=list)
+    again: Callable[[int], distributed.Future] | None = None  # chunk i submitted again, its inputs sent anew
 
     def collect(self, progress: Callable[[int], None] | None) -> Found:
         """The chunks' results by quote, their warnings, and the windows of the whole corpus, as they finish;
-        a failure there as one QuoteverifyError."""
+        a failure there as one QuoteverifyError.
+
+        A chunk cancelled by the scheduler is submitted again, up to CHUNK_RETRIES times: a worker lost
+        after checking it took its result along, and the documents it needs to be checked again when the
+        scheduler had let go of their other copies (Dask keeps one copy of data no task waits for)."""
         # Dask is an optional extra and slow to import; only --cluster needs it.
         from distributed import as_completed
 
         order = {f.key: i for i, f in enumerate(self.futures)}
+        tries = [0] * len(self.futures)
         chunks: dict[int, ChunkChecked] = {}
         done = 0
         with session.failures("checking quotes"):
-            for future in as_completed(self.futures):
+            pending = as_completed(self.futures)
+            for future in pending:
+                i = order[future.key]
+                if future.cancelled() and self.again is not None and tries[i] < CHUNK_RETRIES:
+                    tries[i] += 1
+                    retried = self.again(i)
+                    order[retried.key] = i
+                    pending.add(retried)
+                    continue
                 chunk = future.result()
-                chunks[order[future.key]] = chunk
+                chunks[i] = chunk
                 done += len(chunk.results)
                 if progress:
                     progress(done)
@@ -115,7 +132,7 @@ def start_whole_corpus_checks(run: ClusterRun, quotes: list[int], *, sharded: bo
     if not parts:
         return WholeCorpusChecks([], [])
     docs = client.scatter(documents, broadcast=True)
-    ready = []
+    ready: list[distributed.Future] = []
     if cache is not None:
         # With a cache the workers share, each prepares a shard of the documents and one builds the
         # index, first; the others read both from the cache instead of doing the same work again.
@@ -124,15 +141,23 @@ def start_whole_corpus_checks(run: ClusterRun, quotes: list[int], *, sharded: bo
         ready = [client.submit(run_task, WorkerState.build_index, docs, config, cache, *done_shards, pure=False,
                                priority=1, workers=index_on and [index_on], allow_other_workers=bool(index_on))]
     given: list[object] = [docs, *ready, *shipped]
-    futures = []
-    for part in parts:
+
+    def submit(part: list[int], docs: object, ready: list[distributed.Future]) -> distributed.Future:
         # Sent to every worker: a chunk whose worker is lost runs on another, which holds its quotes too.
         chunk = (session.sent_ahead(client, [run.quotes[k] for k in part], everywhere=True),
                  session.sent_ahead(client, [run.languages[k] for k in part], everywhere=True))
         given.extend(chunk)
-        futures.append(client.submit(run_task, WorkerState.check_chunk, docs, *chunk, run.checking, list(shipped),
-                                     *ready, pure=False))
-    return WholeCorpusChecks(quotes, futures, given)
+        return client.submit(run_task, WorkerState.check_chunk, docs, *chunk, run.checking, list(shipped), *ready,
+                             pure=False)
+
+    def again(i: int) -> distributed.Future:
+        # The documents sent anew, under new keys (the lost ones are forgotten); the worker builds or reads
+        # the index itself.
+        fresh = client.scatter(documents, broadcast=True, hash=False)
+        given.append(fresh)
+        return submit(parts[i], fresh, [])
+
+    return WholeCorpusChecks(quotes, [submit(part, docs, ready) for part in parts], given, again)
 
 
 def _on_shards(run: ClusterRun, shards: ShardSet) -> tuple[Found, WholeCorpusChecks | None]:
