@@ -625,3 +625,26 @@ def test_a_chunk_the_scheduler_cancels_is_checked_again_a_bounded_number_of_time
     assert asked == [1] * cancelled_times
     assert found.results == {10: "result 0", 11: "result 1"} and found.warnings == ["warning 0", "warning 1"]
     assert found.windows == 7
+
+
+def test_chunks_checked_again_share_one_new_copy_of_the_documents() -> None:
+    # The documents are sent again once for every chunk resubmitted while that copy stays whole (not once per
+    # chunk: a large corpus), and the chunks resubmitted give the results of the first submission.
+    from quoteverify.model.config import as_config
+    from quoteverify.model.types import Document, Quote
+    from quoteverify.pipeline.cluster.client import ClusterRun, start_whole_corpus_checks
+    from quoteverify.pipeline.cluster.worker import Checking
+
+    config = as_config({"embed": {"enabled": False}, "cluster": {"min_chunk": 1, "chunks_per_worker": 2}})
+    documents = tuple(Document(doc_id, "", text, "", language="en") for doc_id, text in TINY_CORPUS.items())
+    quotes = [Quote(1, "q1", "it was harder than we expected"), Quote(2, "q2", "the council rebuilt the old bridge")]
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=":0") as client:
+        run = ClusterRun(client, documents, quotes, ["", ""], Checking(config, None, None), None)
+        checks = start_whole_corpus_checks(run, [0, 1], sharded=False)
+        assert len(checks.futures) == 2 and checks.again is not None
+        first = [f.result().results for f in checks.futures]
+        given = len(checks.given)
+        again = [checks.again(0), checks.again(1)]
+        sent = [g for g in checks.given[given:] if isinstance(g, tuple) and len(g) == len(documents)]
+        assert len(sent) == 1
+        assert [jsonl_bytes(f.result().results) for f in again] == [jsonl_bytes(r) for r in first]

@@ -371,9 +371,9 @@ def run(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = No
         return Run(replayed.results, loaded.documents, config, embed.name if embed else None, timings,
                    [*warnings, *cache.warnings, *replayed.warnings], replayed.windows, inputs.quotes_sha256,
                    tuple(quote_list))
-    if embed is not None and _model_may_judge(loaded.documents, own_languages, config):
+    languages = {d.language for d in loaded.documents} | set(own_languages)  # the documents' and the quotes' own
+    if embed is not None and _model_may_judge(languages, config):
         embed.warm()  # beside normalizing, indexing and aligning
-    languages = {d.language for d in loaded.documents} | set(own_languages)
     prepared = prepare(loaded.documents, config, cache=cache, lap=lap, beside=lambda: load_ahead(languages, config))
     results = check_quotes(prepared, quote_list, config, embed, languages=QuoteLanguages(own_languages),
                            cached=kept, watch=Watch(progress, lap))
@@ -386,11 +386,12 @@ def run(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = No
                [*warnings, *cache.warnings, *labels], prepared.windows, inputs.quotes_sha256, tuple(quote_list))
 
 
-def _model_may_judge(documents: Sequence[Document], own_languages: Sequence[str], config: Config) -> bool:
+def _model_may_judge(languages: Iterable[str], config: Config) -> bool:
     """Whether the model is likely to judge a quote: a document or a quote is in a language it was trained
-    for. Only whether it begins to load in the background depends on this: a quote told to be in such a
-    language among documents in others loads it when its cosine is needed."""
-    return any(cosine_applies(language, config) for language in {d.language for d in documents} | set(own_languages))
+    for (``languages``: the documents' and the quotes' own). Only whether it begins to load in the background
+    depends on this: a quote told to be in such a language among documents in others loads it when its cosine
+    is needed."""
+    return any(cosine_applies(language, config) for language in languages)
 
 
 def verify(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = None, *,

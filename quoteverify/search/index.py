@@ -103,12 +103,18 @@ def _score_matrix(pairs: tuple[np.ndarray, np.ndarray, np.ndarray], lengths: np.
     return {"data": data, "indices": window, "indptr": indptr, "num_docs": len(lengths)}
 
 
-def import_backend(backend: str) -> None:
-    """Import a BM25 backend now rather than at the first search (bm25s, with scipy, takes some 0.4 s)."""
+def import_backend(backend: str) -> Any:
+    """The module of a BM25 backend (``bm25s`` or ``rank_bm25``), imported on first call: only the configured
+    one is imported, and only by a run that searches or loads ahead (bm25s, with scipy, takes some 0.4 s)."""
     if backend == "bm25s":
-        import bm25s  # noqa: F401
-    else:
-        import rank_bm25  # noqa: F401
+        # Only the configured BM25 backend is imported, when it is first needed.
+        import bm25s
+
+        return bm25s
+    # Only the configured BM25 backend is imported, when it is first needed.
+    import rank_bm25
+
+    return rank_bm25
 
 
 class Bm25Index:
@@ -149,27 +155,22 @@ class Bm25Index:
         started = time.perf_counter()
         self._recent.clear()
         corpus, windows, k1, b = self.corpus, self.windows, self.k1, self.b
+        backend = import_backend(self.backend)
         if self.backend == "bm25s":
-            # Only the configured BM25 backend is imported.
-            import bm25s
-
             stored = self.cache.index_dir(self.key)
             if stored is not None:
                 try:
-                    self._model = bm25s.BM25.load(stored, load_corpus=False, show_progress=False)
+                    self._model = backend.BM25.load(stored, load_corpus=False, show_progress=False)
                 except Exception as exc:  # whatever the library raises for a file it cannot read
                     self.cache.index_damaged(self.key, exc)
                     self._model = None
             if self._model is None:
-                self._model = self._bm25s_model(bm25s, self.stats)
+                self._model = self._bm25s_model(backend, self.stats)
                 model = self._model
                 self.cache.store_dir(self.key, lambda path: model.save(path, show_progress=False))
         else:
-            # Only the configured BM25 backend is imported.
-            from rank_bm25 import BM25Okapi
-
-            self._model = BM25Okapi([corpus.sources[w.doc].tokens.words[w.start:w.end] for w in windows],
-                                    k1=k1, b=b)
+            self._model = backend.BM25Okapi(
+                [corpus.sources[w.doc].tokens.words[w.start:w.end] for w in windows], k1=k1, b=b)
         self.build_seconds = time.perf_counter() - started
 
     def use_stats(self, stats: Bm25Stats) -> None:

@@ -150,12 +150,15 @@ def start_whole_corpus_checks(run: ClusterRun, quotes: list[int], *, sharded: bo
         return client.submit(run_task, WorkerState.check_chunk, docs, *chunk, run.checking, list(shipped), *ready,
                              pure=False)
 
+    anew: list[Sequence[distributed.Future]] = []  # a tuple of futures, as the documents are a tuple
+
     def again(i: int) -> distributed.Future:
-        # The documents sent anew, under new keys (the lost ones are forgotten); the worker builds or reads
-        # the index itself.
-        fresh = client.scatter(documents, broadcast=True, hash=False)
-        given.append(fresh)
-        return submit(parts[i], fresh, [])
+        # The documents sent anew, under new keys (the lost ones are forgotten), once for all the chunks checked
+        # again while that copy stays whole; the worker builds or reads the index itself.
+        if not anew or any(f.status != "finished" for f in anew[-1]):
+            anew.append(client.scatter(documents, broadcast=True, hash=False))
+            given.append(anew[-1])
+        return submit(parts[i], anew[-1], [])
 
     return WholeCorpusChecks(quotes, [submit(part, docs, ready) for part in parts], given, again)
 
