@@ -357,6 +357,54 @@ def test_a_gathered_check_beaten_by_a_document_it_lacked_is_not_kept(tmp_path: P
     assert rounds[0] == {0, 1}  # both beaten in the first round of the first run
 
 
+def _imported(names: tuple[str, ...]) -> list[bool]:
+    """Runs on a worker: whether each module is imported there."""
+    import sys
+
+    return [name in sys.modules for name in names]
+
+
+def test_a_local_clusters_workers_start_with_what_every_check_imports() -> None:
+    # Imported once by the fork server the workers start from, not by each worker on its first check.
+    from quoteverify.model.config import as_config
+    from quoteverify.pipeline.cluster.session import open_session
+
+    with open_session(ClusterSpec(None, 1), as_config({"embed": {"enabled": False}}), False) as client:
+        imported = client.run(_imported, ("bm25s", "wordfreq"))
+    assert list(imported.values()) == [[True, True]]
+
+
+def _lingua_detectors() -> int:
+    """Runs on a worker: how many language detectors it has built (each loads models of many languages)."""
+    from quoteverify.sources.language import _detector
+
+    return _detector.cache_info().currsize
+
+
+def test_the_client_tells_the_languages_of_the_quotes_checked_against_the_whole_corpus() -> None:
+    # The quotes the shards do not settle go to the whole corpus with their languages told once, here, against
+    # it, as the in-process run tells them: no worker loads the language models to tell them again.
+    corpus = _sharded_corpus()
+    quotes, _ = _sharded_quotes(corpus)
+    docs = sorted(corpus)
+    line = corpus[docs[0]].splitlines()[4].split(": ", 1)[1]
+    quotes += [
+        {"quote_id": "f1", "quote": " ".join(line.split()[::-1]), "document": ""},  # shuffled: the fuzzy path
+        {"quote_id": "de", "quote": "Die Brücke zur Klinik war am Morgen nach dem Sturm schon weg, sagte der Arzt.",
+         "document": docs[0]},
+    ]
+    one = quoteverify.run(corpus, quotes, {"embed": {"enabled": False}})
+    assert one.results[-1].language == "de"
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=":0") as cluster, distributed.Client(cluster) as client:
+        run = run_on_cluster(corpus, quotes, {"embed": {"enabled": False}}, cluster=client)
+        held = list(_holding(client).values())
+        detectors = client.run(_lingua_detectors)
+    assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
+    assert max(h.whole_documents for h in held) == len(corpus)  # checked against the whole corpus
+    assert list(detectors.values()) == [0, 0]
+
+
 def test_a_worker_takes_the_other_shards_prepared_when_there_is_no_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     # Two workers' states in this process: each prepares its shard; the first then makes the whole corpus
     # from its own shard and the second's, shipped, preparing no document again.

@@ -103,6 +103,9 @@ def _score_matrix(pairs: tuple[np.ndarray, np.ndarray, np.ndarray], lengths: np.
     return {"data": data, "indices": window, "indptr": indptr, "num_docs": len(lengths)}
 
 
+BACKEND_MODULES = {"bm25s": "bm25s", "rank-bm25": "rank_bm25"}  # each BM25 backend's module, by its config name
+
+
 def import_backend(backend: str) -> Any:
     """The module of a BM25 backend (``bm25s`` or ``rank_bm25``), imported on first call: only the configured
     one is imported, and only by a run that searches or loads ahead (bm25s, with scipy, takes some 0.4 s)."""

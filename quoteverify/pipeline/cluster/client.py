@@ -131,6 +131,9 @@ def start_whole_corpus_checks(run: ClusterRun, quotes: list[int], *, sharded: bo
     parts = [quotes[i:i + size] for i in range(0, len(quotes), size)]
     if not parts:
         return WholeCorpusChecks([], [])
+    # The languages of the quotes the shards did not settle, told here against the whole corpus (as the
+    # in-process run tells them), once: a worker that told them would first load every language's model.
+    told = _told(run, quotes) if sharded else None
     docs = client.scatter(documents, broadcast=True)
     ready: list[distributed.Future] = []
     if cache is not None:
@@ -145,7 +148,8 @@ def start_whole_corpus_checks(run: ClusterRun, quotes: list[int], *, sharded: bo
     def submit(part: list[int], docs: object, ready: list[distributed.Future]) -> distributed.Future:
         # Sent to every worker: a chunk whose worker is lost runs on another, which holds its quotes too.
         chunk = (session.sent_ahead(client, [run.quotes[k] for k in part], everywhere=True),
-                 session.sent_ahead(client, [run.languages[k] for k in part], everywhere=True))
+                 session.sent_ahead(client, [run.languages[k] for k in part], everywhere=True),
+                 None if told is None else session.sent_ahead(client, [told[k] for k in part], everywhere=True))
         given.extend(chunk)
         return client.submit(run_task, WorkerState.check_chunk, docs, *chunk, run.checking, list(shipped), *ready,
                              pure=False)
@@ -163,6 +167,14 @@ def start_whole_corpus_checks(run: ClusterRun, quotes: list[int], *, sharded: bo
     return WholeCorpusChecks(quotes, [submit(part, docs, ready) for part in parts], given, again)
 
 
+def _told(run: ClusterRun, quotes: list[int]) -> list[str]:
+    """Each quote's language as given, or for the quotes numbered ``quotes``, as told against the whole
+    corpus where it was not given (``detect_quote_languages``)."""
+    told = list(run.languages)
+    detect_quote_languages(run.documents, run.quotes, told, quotes, run.checking.config.language)
+    return told
+
+
 def _on_shards(run: ClusterRun, shards: ShardSet) -> tuple[Found, WholeCorpusChecks | None]:
     """The quotes the shards settle, checked there (found word for word) or against the documents they
     can match, gathered from the shards. When none is to be gathered, the others are checked against the
@@ -174,14 +186,6 @@ def _on_shards(run: ClusterRun, shards: ShardSet) -> tuple[Found, WholeCorpusChe
                for s in range(len(shards.keys))] if run.checking.cache_dir is None and not gathers(shards) else []
     owners = exact_owners(shards, quote_list)
     need = documents_needed(shards, quote_list, owners)
-    whole = None
-    rest = [k for k in range(len(quote_list)) if k not in owners.shard_of]
-    if not need and rest:
-        # The rest are checked against the whole corpus while the shards check theirs (submitted first: they
-        # take longest); the index is built by the worker with the fewest quotes to check on its shard.
-        busy = [sum(owner == s for owner in owners.shard_of.values()) for s in range(len(shards.keys))]
-        whole = start_whole_corpus_checks(run, rest, sharded=True, index_on=shards.addresses[busy.index(min(busy))],
-                                          shipped=shipped)
     jobs = []
     for s in range(len(shards.keys)):
         mine = [k for k in sorted(owners.shard_of) if owners.shard_of[k] == s]
@@ -191,6 +195,16 @@ def _on_shards(run: ClusterRun, shards: ShardSet) -> tuple[Found, WholeCorpusChe
             jobs.append((chunk, shards.on(s, WorkerState.check_on_shard, shards.keys[s],
                                           [quote_list[k] for k in chunk], [run.languages[k] for k in chunk],
                                           run.checking)))
+    whole = None
+    rest = [k for k in range(len(quote_list)) if k not in owners.shard_of]
+    if not need and rest:
+        # The rest are checked against the whole corpus while the shards check theirs (submitted after them,
+        # which only the shards' workers can run, so that they start while this process sends the corpus;
+        # the chunks fill in around them); the index is built by the worker with the fewest quotes to check
+        # on its shard.
+        busy = [sum(owner == s for owner in owners.shard_of.values()) for s in range(len(shards.keys))]
+        whole = start_whole_corpus_checks(run, rest, sharded=True, index_on=shards.addresses[busy.index(min(busy))],
+                                          shipped=shipped)
     found = Found()
     for (chunk, _), (out, chunk_warnings) in zip(jobs, shards.settle("checking quotes", [f for _, f in jobs])):
         found.results.update((k, r) for k, r in zip(chunk, out) if r is not None)
@@ -199,8 +213,7 @@ def _on_shards(run: ClusterRun, shards: ShardSet) -> tuple[Found, WholeCorpusChe
     if progress:
         progress(len(found.results), len(quote_list))
     if need:
-        told = list(run.languages)
-        detect_quote_languages(shards.documents, quote_list, told, sorted(need), config.language)
+        told = _told(run, sorted(need))
         settled = len(found.results)
         gathered = check_in_rounds(shards, quote_list, QuoteLanguages(run.languages, told), need,
                                   progress and (lambda done: progress(settled + done, len(quote_list))))

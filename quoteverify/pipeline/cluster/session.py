@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypeVar, Union
 
 from ...model.config import Config
 from ...model.errors import InputError, QuoteverifyError
+from ...search.index import BACKEND_MODULES
 
 if TYPE_CHECKING:
     import distributed
@@ -63,7 +64,7 @@ def connect(spec: ClusterSpec, *, timeout: float = 10, preload: Sequence[str] = 
     """A Dask client for ``spec``, closed (and a local cluster stopped) on exit.
 
     ``timeout``: seconds to wait for a remote scheduler. ``preload``: modules a local cluster's workers
-    need (sentence_transformers, when they embed), imported once for all of them (``_local_cluster``).
+    need (``open_session``), imported once for all of them (``_local_cluster``).
     """
     try:
         # Dask is an optional extra and slow to import; only --cluster needs it.
@@ -101,11 +102,12 @@ def is_local(cluster: ClusterGiven) -> bool:
 def open_session(cluster: ClusterGiven, config: Config, embeds: bool
                  ) -> AbstractContextManager[distributed.Client]:
     """A client for ``cluster``, connected on entry; ``embeds``: its workers load the embedding model. A
-    local cluster's fork server starts now."""
+    local cluster's fork server starts now, importing what every worker imports on its first check (the
+    BM25 backend, wordfreq for the real-word test, and sentence-transformers when they embed)."""
     if not isinstance(cluster, (str, ClusterSpec)):
         return nullcontext(cluster)
     spec = parse_cluster(cluster) if isinstance(cluster, str) else cluster
-    preload = ("sentence_transformers",) if embeds else ()
+    preload = (BACKEND_MODULES[config.index.backend], "wordfreq", *(("sentence_transformers",) if embeds else ()))
     if spec.address is None:
         with suppress(ImportError):  # without Dask, connect says what to install
             _fork_server(preload)  # its imports run while this process reads the input

@@ -208,13 +208,14 @@ class WorkerState:
         return prepared.windows
 
     def check_chunk(self, documents: tuple[Document, ...], quotes: Sequence[Quote], languages: Sequence[str],
-                    checking: Checking, shipped: Sequence[Sequence[ShippedDocument]], *ready: int) -> ChunkChecked:
-        """A chunk of quotes (and their languages) checked against the whole corpus (``shipped``: as for
-        ``whole_corpus``)."""
+                    told: Sequence[str] | None, checking: Checking, shipped: Sequence[Sequence[ShippedDocument]],
+                    *ready: int) -> ChunkChecked:
+        """A chunk of quotes (and their languages as given, and as told against the whole corpus, or None: told
+        here) checked against the whole corpus (``shipped``: as for ``whole_corpus``)."""
         prepared = self.whole_corpus(documents, checking.config, checking.cache_dir, shipped)
         warnings: list[str] = []
         embed = self.embedder(checking)
-        results = check_quotes(prepared, quotes, checking.config, embed, languages=QuoteLanguages(languages),
+        results = check_quotes(prepared, quotes, checking.config, embed, languages=QuoteLanguages(languages, told),
                                cached=ResultCache(checking.cache_dir, warnings=warnings))
         warnings += prepared.index.cache.warnings  # the cache the corpus and the index were read with
         if embed is not None:
