@@ -11,6 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import unicodedata
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +22,7 @@ from hypothesis import strategies as st
 import quoteverify
 from quoteverify.model.rows import csv_bytes, jsonl_bytes
 from quoteverify.model.types import MATCH_TYPES, STATUSES
-from quoteverify.sources.normalize import normalize
+from quoteverify.sources.normalize import _normalize_runs, _normalize_whole, normalize
 from quoteverify.sources.quotes import load_quotes
 from quoteverify.sources.tokenize import word_tokens
 
@@ -62,6 +63,37 @@ def test_offset_map_points_into_the_original(text: str) -> None:
     if len(norm.offsets):
         assert np.all(np.diff(norm.offsets) >= 0)  # in order
         assert 0 <= norm.offsets[0] and norm.offsets[-1] < len(text)
+
+
+# Texts of the characters the two ways of normalizing treat apart: printable ASCII, runs of spaces and line
+# ends, characters dropped, replaced one for one or by several ("ß", "ﬁ", "…"), and without combining marks.
+UNMARKED = st.text(st.one_of(MESSY.filter(lambda ch: not unicodedata.category(ch).startswith("M")),
+                             st.characters(exclude_categories=("Mn", "Mc", "Me"))), max_size=120)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.one_of(TEXT, UNMARKED, st.lists(st.sampled_from(["  ", " ", "\r\n", "\n", "A", "b", "ß", "…", "\u200b",
+                                                          "\u00a0", "`", "\ufb01", "\x00"]), max_size=60).map("".join)))
+def test_whole_text_normalization_is_the_run_by_run_one(text: str) -> None:
+    """A long document is normalized on whole arrays (``_normalize_whole``); where it can be, that gives the
+    text and offsets the run-by-run normalization gives (which a text with a combining mark always takes)."""
+    whole, runs = _normalize_whole(text), _normalize_runs(text)
+    if whole is None:
+        assert any(unicodedata.category(ch).startswith("M") for ch in text)
+        return
+    assert (whole.text, whole.offsets.dtype, whole.offsets.tolist()) == (
+        runs.text, runs.offsets.dtype, runs.offsets.tolist())
+
+
+def test_a_long_document_is_normalized_on_whole_arrays(monkeypatch) -> None:
+    from quoteverify.sources import normalize as module
+
+    calls: list[int] = []
+    whole = module._normalize_whole
+    monkeypatch.setattr(module, "_normalize_whole", lambda text: calls.append(len(text)) or whole(text))
+    long = "Maria:  It was “harder” than we expected.\r\n" * 60
+    assert normalize(long).text == _normalize_runs(long).text and calls == [len(long)]
+    assert normalize(long[:100]).text == _normalize_runs(long[:100]).text and calls == [len(long)]  # short: runs
 
 
 @SETTINGS

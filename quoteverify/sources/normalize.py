@@ -85,8 +85,21 @@ class NormalizedText:
         return int(self.offsets[start]), stop
 
 
+WHOLE_TEXT_CHARS = 2_000  # texts this long are normalized on whole arrays where they can be (_normalize_whole)
+
+
 def normalize(text: str) -> NormalizedText:
     """Normalize ``text`` (NFKC, casefold, quotes, dashes, spaces) with an offset map."""
+    if len(text) >= WHOLE_TEXT_CHARS:
+        whole = _normalize_whole(text)
+        if whole is not None:
+            return whole
+    return _normalize_runs(text)
+
+
+def _normalize_runs(text: str) -> NormalizedText:
+    """``normalize``, run of characters by run: printable ASCII copied in bulk, the rest character by
+    character (a base character and the combining marks after it composed together)."""
     pieces: list[str] = []
     shifts: list[int] = []   # original index minus normalized index, per segment
     lengths: list[int] = []
@@ -143,6 +156,55 @@ def normalize(text: str) -> NormalizedText:
     if pos < len(text):
         emit_plain(pos, len(text))
     return _with_offsets(text, pieces, shifts, lengths, out_len)
+
+
+def _normalize_whole(text: str) -> NormalizedText | None:
+    """``normalize`` on whole arrays of code points, for a text without combining marks (else None): each
+    character becomes its replacement (``_replace``; printable ASCII lower-cased), each character of a
+    replacement keeps the original index of the character it replaces, and a space is kept only after a
+    character that is no space (none at the start or the end), as the run-by-run normalization does."""
+    cp = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    special = ((cp < 0x20) | (cp > 0x7E)) | (cp == 0x60)
+    chars, inverse = np.unique(cp[special], return_inverse=True)
+    distinct = [chr(c) for c in chars.tolist()]
+    if any(map(_is_mark, distinct)):
+        return None  # a mark composes with the character before it: _normalize_runs
+    codes, origin = _replaced(cp, special, inverse, [_replace(ch) for ch in distinct])
+    space = codes == 0x20
+    dropped = space.copy()
+    dropped[1:] &= space[:-1]  # a space after a space (the first one: at the start)
+    codes, origin = codes[~dropped], origin[~dropped]
+    if len(codes) and codes[-1] == 0x20:
+        codes, origin = codes[:-1], origin[:-1]
+    kind = np.int32 if len(text) < 2**31 else np.int64
+    return NormalizedText(original=text, text=codes.tobytes().decode("utf-32-le"), offsets=origin.astype(kind))
+
+
+def _replaced(cp: np.ndarray, special: np.ndarray, inverse: np.ndarray, replaced: list[str]
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """The code points of the text ``cp`` with each character replaced, and for each the index of the
+    character it replaces: printable ASCII lower-cased, each ``special`` character by its replacement
+    (``replaced``, by its index in ``inverse``), which may be empty or longer than one character."""
+    lengths = np.fromiter(map(len, replaced), dtype=np.int64, count=len(replaced))
+    lowered = np.where((cp >= 0x41) & (cp <= 0x5A), cp + 32, cp)
+    if (lengths <= 1).all():  # one character for one, or none: no character moves
+        lowered[special] = np.fromiter((ord(r) if r else 0 for r in replaced), dtype=np.uint32,
+                                       count=len(replaced))[inverse]
+        kept = np.ones(len(cp), dtype=bool)
+        kept[special] = (lengths == 1)[inverse]
+        return lowered[kept], np.flatnonzero(kept)
+    per_char = np.ones(len(cp), dtype=np.int64)
+    per_char[special] = lengths[inverse]
+    codes = np.repeat(lowered, per_char)
+    origin = np.repeat(np.arange(len(cp), dtype=np.int64), per_char)
+    # Where each special character's replacement starts among all replacements' characters, then its others.
+    flat = np.fromiter((ord(c) for rep in replaced for c in rep), dtype=np.uint32, count=int(lengths.sum()))
+    starts = (np.cumsum(lengths) - lengths)[inverse]
+    each = lengths[inverse]
+    before = np.cumsum(each) - each  # characters of the special characters' replacements before each one
+    picks = np.repeat(starts - before, each) + np.arange(int(each.sum()))
+    codes[np.repeat(special, per_char)] = flat[picks]
+    return codes, origin
 
 
 def _with_offsets(text: str, pieces: list[str], shifts: list[int], lengths: list[int], out_len: int

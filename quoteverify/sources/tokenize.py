@@ -107,10 +107,11 @@ def word_tokens(text: str, fillers: frozenset[tuple[str, ...]] = frozenset()) ->
     # Words as small ints, so that comparing words is a vector operation.
     local = {w: i for i, w in enumerate(dict.fromkeys(words))}
     ids = np.fromiter(map(local.__getitem__, words), dtype=np.int32, count=len(words))
-    weak = np.isin(ids, [local[w] for w in FILLERS if w in local])
-    for m in (*_NONSPEECH.finditer(text), *_timecodes(text)):
-        lo, hi = np.searchsorted(starts, [m.start(), m.end()])
-        weak[lo:hi] = True
+    weak = _among(ids, len(local), [local[w] for w in FILLERS if w in local])
+    asides = [m.span() for m in (*_NONSPEECH.finditer(text), *_timecodes(text))]
+    if asides:  # the words of each stage direction and timecode
+        bounds = np.searchsorted(starts, np.asarray(asides, dtype=np.int64))
+        weak |= _in_ranges(len(words), bounds[:, 0], bounds[:, 1])
     # A word or a phrase of up to three words said again at once: "the the", "of the of the";
     # not a sentence said twice ("It is. It is.").
     marks = np.concatenate(([0], np.cumsum((cp == 46) | (cp == 33) | (cp == 63), dtype=np.int32)))  # . ! ?
@@ -129,14 +130,30 @@ def word_tokens(text: str, fillers: frozenset[tuple[str, ...]] = frozenset()) ->
         for k in range(n):
             weak[n + k:n + k + len(again)] |= again
     if fillers:
-        firsts = np.isin(ids, [local[phrase[0]] for phrase in fillers if phrase[0] in local])
+        firsts = _among(ids, len(local), [local[phrase[0]] for phrase in fillers if phrase[0] in local])
         set_off_fillers(words, np.flatnonzero(firsts).tolist(), _set_off_gaps(cp, starts, ends), weak, fillers)
     return WordTokens(words, starts, ends, weak)
+
+
+def _among(ids: np.ndarray, size: int, wanted: list[int]) -> np.ndarray:
+    """Per id (each below ``size``): whether it is one of ``wanted`` (``np.isin``, by a table)."""
+    table = np.zeros(size, dtype=bool)
+    table[wanted] = True
+    return table[ids]
+
+
+def _in_ranges(n: int, los: np.ndarray, his: np.ndarray) -> np.ndarray:
+    """Per index below ``n``: whether it lies in one of the ranges [los[k], his[k]) (each lo <= hi)."""
+    delta = np.zeros(n + 1, dtype=np.int64)
+    np.add.at(delta, los, 1)
+    np.add.at(delta, his, -1)
+    return np.cumsum(delta[:-1]) > 0
 
 
 # What sets a word off from its neighbour: punctuation, a point, or a dash with a space beside it (the "-" of
 # "well-known" joins its words).
 _SET_OFF_MARKS = np.array([ord(c) for c in ',;:()[]!?\n".'], dtype=np.uint32)
+_SET_OFF = np.isin(np.arange(128), _SET_OFF_MARKS)  # by ASCII code: each one a mark (all marks are ASCII)
 _ASCII_SPACE = np.array([chr(c).isspace() for c in range(128)], dtype=bool)
 
 
@@ -148,10 +165,11 @@ def _set_off_gaps(cp: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[
     space[ascii_] = _ASCII_SPACE[cp[ascii_]]
     if not ascii_.all():
         other = np.flatnonzero(~ascii_)
-        space[other] = [chr(c).isspace() for c in cp[other].tolist()]
+        chars, inverse = np.unique(cp[other], return_inverse=True)
+        space[other] = np.array([chr(c).isspace() for c in chars.tolist()], dtype=bool)[inverse]
     dash = cp == 45
     pair = (space[:-1] & dash[1:]) | (dash[:-1] & space[1:])  # pair[i]: characters i and i + 1
-    marks = np.concatenate(([0], np.cumsum(np.isin(cp, _SET_OFF_MARKS), dtype=np.int32)))
+    marks = np.concatenate(([0], np.cumsum(_SET_OFF[np.minimum(cp, 127)] & ascii_, dtype=np.int32)))
     pairs = np.concatenate(([0], np.cumsum(pair, dtype=np.int32)))
     gaps = np.zeros(len(starts), dtype=bool)
     if len(starts) > 1:
