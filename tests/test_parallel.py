@@ -22,6 +22,14 @@ def test_ordered_map_keeps_order_and_reports_progress(monkeypatch, workers: int)
     assert seen[-1] == 50 and seen == sorted(seen)
 
 
+@pytest.mark.parametrize("workers", [1, 2])
+def test_ordered_chunks_come_back_in_order_chunk_by_chunk(monkeypatch, workers: int) -> None:
+    monkeypatch.setattr(parallel, "MIN_ITEMS", 1)
+    parts = list(parallel.ordered_chunks(_square, list(range(20)), workers=workers, chunk=8))
+    assert [x for part in parts for x in part] == [x * x for x in range(20)]
+    assert [len(part) for part in parts] == ([8, 8, 4] if workers > 1 else [1] * 20)
+
+
 def test_worker_errors_reach_the_caller(monkeypatch) -> None:
     monkeypatch.setattr(parallel, "MIN_ITEMS", 1)
     with pytest.raises(ZeroDivisionError):
@@ -62,9 +70,12 @@ def test_documents_prepared_in_workers_are_those_prepared_here(monkeypatch) -> N
     documents = tuple(Document(f"{doc_id}-{copy}", "", text, "", language="en")
                       for copy in range(2) for doc_id, text in TINY_CORPUS.items())
     cache = Cache(None)
-    shipped = stages.prepare_documents(documents, cache, workers=2)
-    assert shipped is not None and stages.prepare_documents(documents, cache, workers=1) is None
-    here, there = Corpus(documents), Corpus(documents, prepared=shipped)
+    apart = stages.prepare_documents(documents, cache, workers=2)
+    assert apart is not None and stages.prepare_documents(documents, cache, workers=1) is None
+    here, there = Corpus(documents), Corpus(documents, prepared=apart.documents, numbering=apart.numbering)
+    assert there.vocab is apart.numbering.vocab  # numbered as they came back, not again
+    assert there.vocab == here.vocab and list(there.vocab) == list(here.vocab)
+    assert there.all_ids.dtype == here.all_ids.dtype and there.all_ids.tolist() == here.all_ids.tolist()
     for a, b in zip(here.sources, there.sources, strict=True):
         assert (a.norm.text, a.norm.original, a.tokens.words) == (b.norm.text, b.norm.original, b.tokens.words)
         for x, y in [(a.norm.offsets, b.norm.offsets), (a.tokens.starts, b.tokens.starts),

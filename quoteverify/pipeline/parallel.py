@@ -9,7 +9,7 @@ process.
 from __future__ import annotations
 
 import multiprocessing
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 MIN_ITEMS = 100  # fewer items than this run in this process: starting workers costs more
@@ -31,28 +31,32 @@ def ordered_map(task: Callable[[Any], Any], items: Sequence[Any], *, workers: in
 
     ``beside``: work for this process while the workers run (once they are forked: a process must not fork
     while one of its threads imports); not done when there are no workers."""
+    results: list[Any] = []
+    for part in ordered_chunks(task, items, workers=workers, min_items=min_items, chunk=chunk, beside=beside):
+        results.extend(part)
+        if on_done:
+            on_done(len(results))
+    return results
+
+
+def ordered_chunks(task: Callable[[Any], Any], items: Sequence[Any], *, workers: int, min_items: int | None = None,
+                   chunk: int | None = None, beside: Callable[[], None] | None = None) -> Iterator[list[Any]]:
+    """What ``ordered_map`` returns, as it comes back: chunk by chunk in order (item by item in this process),
+    so that the caller can use each while the workers go on."""
     global _task
     min_items = MIN_ITEMS if min_items is None else min_items
     chunk = chunk or CHUNK
     if workers <= 1 or len(items) < min_items or "fork" not in multiprocessing.get_all_start_methods():
-        results = []
         for item in items:
-            results.append(task(item))
-            if on_done:
-                on_done(len(results))
-        return results
+            yield [task(item)]
+        return
     chunks = [items[i:i + chunk] for i in range(0, len(items), chunk)]
     _task = task
     try:
-        results = []
         with multiprocessing.get_context("fork").Pool(workers) as pool:
             parts = pool.imap(_run_chunk, chunks)
             if beside:
                 beside()
-            for part in parts:
-                results.extend(part)
-                if on_done:
-                    on_done(len(results))
-        return results
+            yield from parts
     finally:
         _task = None

@@ -22,13 +22,21 @@ from ..plumbing.resultcache import ResultCache, run_key
 from ..search.align import Aligner
 from ..search.index import Bm25Index, Bm25Settings, import_backend
 from ..search.window import make_windows
-from ..sources.corpus import Corpus, PackedDocument, PreparedDocument, PreparedQuote, prepare_document, prepare_quote
+from ..sources.corpus import (
+    Corpus,
+    Numbering,
+    PackedDocument,
+    PreparedDocument,
+    PreparedQuote,
+    prepare_document,
+    prepare_quote,
+)
 from ..sources.documents import DocumentsGiven, LoadedDocuments, read_documents
 from ..sources.language import cosine_applies, detect_quote_languages, with_languages
 from ..sources.numbers import number_words
 from ..sources.quotes import check_claims, read_quotes
 from ..sources.turns import label_warnings
-from .parallel import ordered_map
+from .parallel import ordered_chunks, ordered_map
 from .results import build_result, judged_language, language_found
 
 if TYPE_CHECKING:
@@ -81,21 +89,35 @@ EXACT_PARALLEL = 5_000  # fewer quotes than this are looked up word for word in 
 PARALLEL_CHARS = 2_000_000  # documents shorter than this in all are prepared in this process: workers cost more
 
 
+@dataclass(frozen=True)
+class PreparedApart:
+    """Documents prepared in worker processes: each as ``prepare_document`` makes it, and their words numbered
+    in this process as they came back."""
+
+    documents: list[PreparedDocument]
+    numbering: Numbering
+
+
 def prepare_documents(documents: Sequence[Document], cache: Cache, workers: int,
-                      beside: Callable[[], None] | None = None) -> list[PreparedDocument] | None:
+                      beside: Callable[[], None] | None = None) -> PreparedApart | None:
     """Each document normalized, tokenized and its turns read, in ``workers`` processes, when the documents are
     long enough to repay starting them; else None (the corpus prepares them in this process). ``beside``: work
-    for this process meanwhile (ordered_map)."""
+    for this process meanwhile (ordered_map). Each document is unpacked and its words numbered here as it
+    comes back, while the workers prepare the next."""
     if workers <= 1 or len(documents) < 2 or sum(len(d.text) for d in documents) < PARALLEL_CHARS:
         return None
 
-    def task(k: int) -> tuple[PackedDocument, list[str]]:
-        return prepare_document(documents[k], cache).packed(documents[k]), cache.warnings
+    def task(k: int) -> tuple[int, PackedDocument, list[str]]:
+        return k, prepare_document(documents[k], cache).packed(documents[k]), cache.warnings
 
-    done = ordered_map(task, range(len(documents)), workers=workers, min_items=2, chunk=8, beside=beside)
-    for _, warnings in done:
-        cache.heard(warnings)
-    return [packed.unpacked(d.text) for (packed, _), d in zip(done, documents)]
+    ready: list[PreparedDocument] = []
+    numbering = Numbering()
+    for part in ordered_chunks(task, range(len(documents)), workers=workers, min_items=2, chunk=8, beside=beside):
+        for k, packed, warnings in part:
+            cache.heard(warnings)
+            ready.append(packed.unpacked(documents[k].text))
+            numbering.add(ready[-1].tokens.words)
+    return PreparedApart(ready, numbering)
 
 
 def prepare(documents: tuple[Document, ...], config: Config, *, cache: Cache,
@@ -103,9 +125,12 @@ def prepare(documents: tuple[Document, ...], config: Config, *, cache: Cache,
             normalized: list[PreparedDocument] | None = None, beside: Callable[[], None] | None = None) -> Prepared:
     """Normalize, window and (lazily) index the documents; ``normalized``: each document normalized and
     tokenized already (``corpus.prepare_document``); ``beside``: as for prepare_documents."""
+    numbering = None
     if normalized is None:
-        normalized = prepare_documents(documents, cache, config.align.workers, beside)
-    corpus = Corpus(documents, cache=cache, prepared=normalized)
+        apart = prepare_documents(documents, cache, config.align.workers, beside)
+        if apart is not None:
+            normalized, numbering = apart.documents, apart.numbering
+    corpus = Corpus(documents, cache=cache, prepared=normalized, numbering=numbering)
     if lap:
         lap("normalize")
     windows = make_windows(corpus, size=config.window.size, overlap=config.window.overlap)

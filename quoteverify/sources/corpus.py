@@ -190,6 +190,22 @@ def document_turns(document: Document) -> Turns:
                     title=document.doc_id)
 
 
+@dataclass
+class Numbering:
+    """The corpus vocabulary as documents are added in order: each distinct word numbered where it first
+    occurs, and each document's words as those numbers."""
+
+    vocab: dict[str, int] = field(default_factory=dict)
+    ids: list[np.ndarray] = field(default_factory=list)
+
+    def add(self, words: list[str]) -> None:
+        vocab = self.vocab
+        for word in dict.fromkeys(words):  # each distinct word once, in order
+            if word not in vocab:
+                vocab[word] = len(vocab)
+        self.ids.append(np.fromiter(map(vocab.__getitem__, words), dtype=np.int32, count=len(words)))
+
+
 class Corpus:
     """All sources, one vocabulary, and lookup by document id.
 
@@ -198,8 +214,9 @@ class Corpus:
     """
 
     def __init__(self, documents: list[Document] | tuple[Document, ...], *, cache: Cache | None = None,
-                 prepared: list[PreparedDocument] | None = None):
-        """``prepared``: the documents already normalized and tokenized (by ``prepare_document``)."""
+                 prepared: list[PreparedDocument] | None = None, numbering: Numbering | None = None):
+        """``prepared``: the documents already normalized and tokenized (by ``prepare_document``);
+        ``numbering``: their words numbered already, in order (else numbered here, or read from the cache)."""
         cache = cache or Cache(None)
         keys = [_text_key(d) for d in documents]
         self.key = digest("corpus", PREPARE_VERSION, *keys)
@@ -213,15 +230,12 @@ class Corpus:
             self.all_ids = stored["all_ids"].astype(np.int32)
             self._order = stored["order"].astype(np.int64)
         else:
-            vocab: dict[str, int] = {}
-            ids = []
-            for tokens in (p.tokens for p in prepared):
-                for word in dict.fromkeys(tokens.words):  # each distinct word once, in order
-                    if word not in vocab:
-                        vocab[word] = len(vocab)
-                ids.append(np.fromiter(map(vocab.__getitem__, tokens.words), dtype=np.int32, count=len(tokens)))
-            self.vocab = vocab
-            self.all_ids = np.concatenate(ids) if ids else np.zeros(0, np.int32)
+            if numbering is None or len(numbering.ids) != len(prepared):
+                numbering = Numbering()
+                for ready in prepared:
+                    numbering.add(ready.tokens.words)
+            vocab = self.vocab = numbering.vocab
+            self.all_ids = np.concatenate(numbering.ids) if numbering.ids else np.zeros(0, np.int32)
             self._order = np.argsort(self.all_ids, kind="stable")
             cache.save_vocab(self.key, words=list(vocab), all_ids=self.all_ids, order=self._order)
         self._finish(documents, prepared)
