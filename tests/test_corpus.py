@@ -104,3 +104,16 @@ def test_passage_is_whole_sentences_of_one_turn_without_its_label(newline: str) 
     a, b = source.span(lo, hi)
     assert text[a:b] == "But we could talk about this stuff, I think this would be fun to do"
     assert source.paragraph_words(fun, fun + 1) == (lo, hi + 1)  # the turn goes on with "Right."
+
+
+def test_stable_order_is_numpys_stable_argsort() -> None:
+    import numpy as np
+
+    from quoteverify.sources.corpus import stable_order
+
+    rng = np.random.default_rng(7)
+    for high in (50, 70_000, 2**31 - 1):  # ids in the low 16 bits only, and above them
+        ids = rng.integers(0, high, 5_000).astype(np.int32)
+        ids[::7] = ids[0]  # ties, whose order must be kept
+        assert stable_order(ids).tolist() == np.argsort(ids, kind="stable").tolist()
+    assert stable_order(np.zeros(0, np.int32)).tolist() == []

@@ -74,6 +74,10 @@ def test_documents_prepared_in_workers_are_those_prepared_here(monkeypatch) -> N
     assert apart is not None and stages.prepare_documents(documents, cache, workers=1) is None
     here, there = Corpus(documents), Corpus(documents, prepared=apart.documents, numbering=apart.numbering)
     assert there.vocab is apart.numbering.vocab  # numbered as they came back, not again
+    # The lines shaped like labels but not read, for the run's summary, found by the workers.
+    from quoteverify.sources.labels import unread
+    for ready, document in zip(apart.documents, documents, strict=True):
+        assert ready.turns is not None and ready.turns._unread == unread(document.text, set(ready.turns.starts()))
     assert there.vocab == here.vocab and list(there.vocab) == list(here.vocab)
     assert there.all_ids.dtype == here.all_ids.dtype and there.all_ids.tolist() == here.all_ids.tolist()
     for a, b in zip(here.sources, there.sources, strict=True):

@@ -35,7 +35,7 @@ from ..sources.documents import DocumentsGiven, LoadedDocuments, read_documents
 from ..sources.language import cosine_applies, detect_quote_languages, with_languages
 from ..sources.numbers import number_words
 from ..sources.quotes import check_claims, read_quotes
-from ..sources.turns import label_warnings
+from ..sources.turns import Turns, label_warnings
 from .parallel import ordered_chunks, ordered_map
 from .results import build_result, judged_language, language_found
 
@@ -108,7 +108,9 @@ def prepare_documents(documents: Sequence[Document], cache: Cache, workers: int,
         return None
 
     def task(k: int) -> tuple[int, PackedDocument, list[str]]:
-        return k, prepare_document(documents[k], cache).packed(documents[k]), cache.warnings
+        packed = prepare_document(documents[k], cache).packed(documents[k])
+        packed.turns.unread(documents[k].text)  # for the run's summary (label_warnings), found here
+        return k, packed, cache.warnings
 
     ready: list[PreparedDocument] = []
     numbering = Numbering()
@@ -405,7 +407,11 @@ def run(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = No
     timings["index"] = prepared.index_seconds
     timings["align"] -= timings["index"]
     corpus = prepared.corpus
-    labels = label_warnings(loaded.documents, results, lambda d: corpus.sources[corpus.by_id[d.doc_id]].turns.starts())
+
+    def turns(document: Document) -> Turns:
+        return corpus.sources[corpus.by_id[document.doc_id]].turns
+
+    labels = label_warnings(loaded.documents, results, lambda d: turns(d).starts(), lambda d: turns(d).unread(d.text))
     kept.keep_run(windows=prepared.windows, warnings=labels)
     return Run(results, loaded.documents, config, embed.name if embed else None, timings,
                [*warnings, *cache.warnings, *labels], prepared.windows, inputs.quotes_sha256, tuple(quote_list))

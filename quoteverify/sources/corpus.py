@@ -190,6 +190,16 @@ def document_turns(document: Document) -> Turns:
                     title=document.doc_id)
 
 
+def stable_order(ids: np.ndarray) -> np.ndarray:
+    """``np.argsort(ids, kind="stable")`` of non-negative int32 ids, by their low and then their high 16 bits:
+    numpy sorts 16-bit keys by radix, twice as fast as it sorts 32-bit ones."""
+    order = np.argsort((ids & 0xFFFF).astype(np.uint16), kind="stable")
+    high = (ids >> 16).astype(np.uint16)
+    if high.any():
+        order = order[np.argsort(high[order], kind="stable")]
+    return order
+
+
 @dataclass
 class Numbering:
     """The corpus vocabulary as documents are added in order: each distinct word numbered where it first
@@ -236,7 +246,7 @@ class Corpus:
                     numbering.add(ready.tokens.words)
             vocab = self.vocab = numbering.vocab
             self.all_ids = np.concatenate(numbering.ids) if numbering.ids else np.zeros(0, np.int32)
-            self._order = np.argsort(self.all_ids, kind="stable")
+            self._order = stable_order(self.all_ids)
             cache.save_vocab(self.key, words=list(vocab), all_ids=self.all_ids, order=self._order)
         self._finish(documents, prepared)
 
@@ -249,7 +259,7 @@ class Corpus:
         corpus.key = digest("corpus", PREPARE_VERSION, *(_text_key(s.document) for s in sources))
         corpus.vocab = vocab
         corpus.all_ids = np.concatenate([s.ids for s in sources]) if sources else np.zeros(0, np.int32)
-        corpus._order = np.argsort(corpus.all_ids, kind="stable")
+        corpus._order = stable_order(corpus.all_ids)
         corpus._finish([s.document for s in sources], [PreparedDocument(s.norm, s.tokens, s.pages) for s in sources],
                        [s.turns for s in sources])
         return corpus

@@ -78,6 +78,14 @@ class Turns:
         self._starts, self._speakers, self._times, self._bodies = starts, speakers, times, bodies
         self._keys: list[str] | None = None
         self._claims: dict[str, frozenset[str]] = {}
+        self._unread: list[tuple[int, str]] | None = None
+
+    def unread(self, text: str) -> list[tuple[int, str]]:
+        """The lines of ``text``, the document these are the turns of, shaped like speaker labels that no turn
+        starts at (labels.unread), found once (a worker that prepares the document finds them)."""
+        if self._unread is None:
+            self._unread = unread(text, set(self._starts))
+        return self._unread
 
     def __len__(self) -> int:
         return len(self._starts)
@@ -260,11 +268,13 @@ def documents_labelled(documents: Sequence[Document], results: Sequence[QuoteRes
 
 
 def label_warnings(documents: Sequence[Document], results: Sequence[QuoteResult],
-                   starts_of: Callable[[Document], Sequence[int]]) -> list[str]:
+                   starts_of: Callable[[Document], Sequence[int]],
+                   unread_of: Callable[[Document], list[tuple[int, str]]] | None = None) -> list[str]:
     """What the run's summary says of the speaker labels of the documents quotes are found in or claimed for:
     a document with lines shaped like labels that were not read (their words count as the turn before);
     a document without a single label read, when a quote claims a speaker there. ``documents`` in corpus
-    order; ``starts_of``: where a document's turns start (asked only of ``documents_labelled``)."""
+    order; ``starts_of``: where a document's turns start (asked only of ``documents_labelled``);
+    ``unread_of``: its lines shaped like labels that were not read, if found already (``Turns.unread``)."""
     claimed: dict[str, int] = {}  # by document quoted: the quotes that claim a speaker there
     for result in results:
         for doc in {result.document, result.claimed_document} - {""}:
@@ -279,7 +289,7 @@ def label_warnings(documents: Sequence[Document], results: Sequence[QuoteResult]
                                 f"{plural(speakers, 'quote')} there cannot be checked "
                                 "(the labels read: docs/places.md)")
             continue
-        missed = unread(document.text, set(starts))
+        missed = unread_of(document) if unread_of else unread(document.text, set(starts))
         if missed:
             shown = ", ".join(f"line {document.text.count(chr(10), 0, at) + 1} {label!r}"
                               for at, label in missed[:UNREAD_SHOWN])
