@@ -75,14 +75,23 @@ UNMARKED = st.text(st.one_of(MESSY.filter(lambda ch: not unicodedata.category(ch
 @given(st.one_of(TEXT, UNMARKED, st.lists(st.sampled_from(["  ", " ", "\r\n", "\n", "A", "b", "ß", "…", "\u200b",
                                                           "\u00a0", "`", "\ufb01", "\x00"]), max_size=60).map("".join)))
 def test_whole_text_normalization_is_the_run_by_run_one(text: str) -> None:
-    """A long document is normalized on whole arrays (``_normalize_whole``); where it can be, that gives the
-    text and offsets the run-by-run normalization gives (which a text with a combining mark always takes)."""
-    whole, runs = _normalize_whole(text), _normalize_runs(text)
-    if whole is None:
-        assert any(unicodedata.category(ch).startswith("M") for ch in text)
-        return
-    assert (whole.text, whole.offsets.dtype, whole.offsets.tolist()) == (
-        runs.text, runs.offsets.dtype, runs.offsets.tolist())
+    """A long document is normalized on arrays, a block at a time (``_normalize_whole``); where it can be, that
+    gives the text and offsets the run-by-run normalization gives (which a text with a combining mark always
+    takes), whatever the blocks' length (7 characters: blocks cut runs of spaces and replacements apart)."""
+    from quoteverify.sources import normalize as module
+
+    runs = _normalize_runs(text)
+    for block in (7, module.WHOLE_BLOCK_CHARS):
+        kept, module.WHOLE_BLOCK_CHARS = module.WHOLE_BLOCK_CHARS, block
+        try:
+            whole = _normalize_whole(text)
+        finally:
+            module.WHOLE_BLOCK_CHARS = kept
+        if whole is None:
+            assert any(unicodedata.category(ch).startswith("M") for ch in text)
+            continue
+        assert (whole.text, whole.offsets.dtype, whole.offsets.tolist()) == (
+            runs.text, runs.offsets.dtype, runs.offsets.tolist())
 
 
 def test_a_long_document_is_normalized_on_whole_arrays(monkeypatch) -> None:

@@ -158,26 +158,50 @@ def _normalize_runs(text: str) -> NormalizedText:
     return _with_offsets(text, pieces, shifts, lengths, out_len)
 
 
+WHOLE_BLOCK_CHARS = 1 << 20  # a long text is normalized on arrays this many characters long at a time (memory)
+
+
 def _normalize_whole(text: str) -> NormalizedText | None:
-    """``normalize`` on whole arrays of code points, for a text without combining marks (else None): each
-    character becomes its replacement (``_replace``; printable ASCII lower-cased), each character of a
-    replacement keeps the original index of the character it replaces, and a space is kept only after a
-    character that is no space (none at the start or the end), as the run-by-run normalization does."""
-    cp = np.frombuffer(text.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
+    """``normalize`` on arrays of code points, ``WHOLE_BLOCK_CHARS`` at a time, for a text without combining
+    marks (else None): each character becomes its replacement (``_replace``; printable ASCII lower-cased),
+    each character of a replacement keeps the original index of the character it replaces, and a space is
+    kept only after a character that is no space (none at the start or the end), as the run-by-run
+    normalization does."""
+    kind = np.int32 if len(text) < 2**31 else np.int64
+    texts: list[str] = []
+    offsets: list[np.ndarray] = []
+    after_space = True  # a space at the start is dropped
+    for lo in range(0, len(text), WHOLE_BLOCK_CHARS):
+        block = _normalize_block(text[lo:lo + WHOLE_BLOCK_CHARS], after_space)
+        if block is None:
+            return None  # a mark composes with the character before it: _normalize_runs
+        codes, origin = block
+        if len(codes):
+            texts.append(codes.tobytes().decode("utf-32-le"))
+            offsets.append((origin + lo).astype(kind))
+            after_space = bool(codes[-1] == 0x20)
+    norm, at = "".join(texts), np.concatenate(offsets) if offsets else np.zeros(0, dtype=kind)
+    if norm.endswith(" "):
+        norm, at = norm[:-1], at[:-1]
+    return NormalizedText(original=text, text=norm, offsets=at)
+
+
+def _normalize_block(block: str, after_space: bool) -> tuple[np.ndarray, np.ndarray] | None:
+    """The normalized code points of ``block`` and the index in it each comes from, a space dropped after a
+    space (``after_space``: the text before it ended with one); None if it holds a combining mark."""
+    cp = np.frombuffer(block.encode("utf-32-le", "surrogatepass"), dtype=np.uint32)
     special = ((cp < 0x20) | (cp > 0x7E)) | (cp == 0x60)
     chars, inverse = np.unique(cp[special], return_inverse=True)
     distinct = [chr(c) for c in chars.tolist()]
     if any(map(_is_mark, distinct)):
-        return None  # a mark composes with the character before it: _normalize_runs
+        return None
     codes, origin = _replaced(cp, special, inverse, [_replace(ch) for ch in distinct])
     space = codes == 0x20
     dropped = space.copy()
-    dropped[1:] &= space[:-1]  # a space after a space (the first one: at the start)
-    codes, origin = codes[~dropped], origin[~dropped]
-    if len(codes) and codes[-1] == 0x20:
-        codes, origin = codes[:-1], origin[:-1]
-    kind = np.int32 if len(text) < 2**31 else np.int64
-    return NormalizedText(original=text, text=codes.tobytes().decode("utf-32-le"), offsets=origin.astype(kind))
+    dropped[1:] &= space[:-1]  # a space after a space
+    if len(dropped):
+        dropped[0] &= after_space
+    return codes[~dropped], origin[~dropped]
 
 
 def _replaced(cp: np.ndarray, special: np.ndarray, inverse: np.ndarray, replaced: list[str]
