@@ -7,7 +7,7 @@ The patterns are plain regular expressions in the manner of NLTK's
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,16 +54,23 @@ class WordTokens:
 _ASCII_WORD = np.array([chr(c).isalnum() or chr(c) == "_" for c in range(128)], dtype=bool)
 
 
-def _word_mask(text: str) -> tuple[np.ndarray, np.ndarray]:
-    """The code points of ``text`` and, per code point, whether it belongs to a WORD token."""
-    cp = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
-    is_word = np.zeros(len(cp), dtype=bool)
+def _per_character(cp: np.ndarray, ascii_table: np.ndarray, test: Callable[[str], bool]) -> np.ndarray:
+    """Per code point of ``cp``: ``ascii_table`` at an ASCII one, else ``test`` of the character, which is
+    asked once for each distinct character."""
+    found = np.zeros(len(cp), dtype=bool)
     ascii_ = cp < 128
-    is_word[ascii_] = _ASCII_WORD[cp[ascii_]]
+    found[ascii_] = ascii_table[cp[ascii_]]
     if not ascii_.all():
         other = np.flatnonzero(~ascii_)
         chars, inverse = np.unique(cp[other], return_inverse=True)
-        is_word[other] = np.array([chr(c).isalnum() for c in chars.tolist()], dtype=bool)[inverse]
+        found[other] = np.array([test(chr(c)) for c in chars.tolist()], dtype=bool)[inverse]
+    return found
+
+
+def _word_mask(text: str) -> tuple[np.ndarray, np.ndarray]:
+    """The code points of ``text`` and, per code point, whether it belongs to a WORD token."""
+    cp = np.frombuffer(text.encode("utf-32-le"), dtype=np.uint32)
+    is_word = _per_character(cp, _ASCII_WORD, str.isalnum)
     if len(cp) > 2:
         digit = (cp >= 48) & (cp <= 57)
         mid = cp[1:-1]
@@ -160,16 +167,10 @@ _ASCII_SPACE = np.array([chr(c).isspace() for c in range(128)], dtype=bool)
 def _set_off_gaps(cp: np.ndarray, starts: np.ndarray, ends: np.ndarray) -> list[bool]:
     """Per word: whether the characters between it and the word before hold a mark that sets it off (one of
     ``,;:()[]!?"`` or a line break or a point, or a dash with whitespace beside it); False for the first."""
-    space = np.zeros(len(cp), dtype=bool)
-    ascii_ = cp < 128
-    space[ascii_] = _ASCII_SPACE[cp[ascii_]]
-    if not ascii_.all():
-        other = np.flatnonzero(~ascii_)
-        chars, inverse = np.unique(cp[other], return_inverse=True)
-        space[other] = np.array([chr(c).isspace() for c in chars.tolist()], dtype=bool)[inverse]
+    space = _per_character(cp, _ASCII_SPACE, str.isspace)
     dash = cp == 45
     pair = (space[:-1] & dash[1:]) | (dash[:-1] & space[1:])  # pair[i]: characters i and i + 1
-    marks = np.concatenate(([0], np.cumsum(_SET_OFF[np.minimum(cp, 127)] & ascii_, dtype=np.int32)))
+    marks = np.concatenate(([0], np.cumsum(_SET_OFF[np.minimum(cp, 127)], dtype=np.int32)))  # 127 (DEL): no mark
     pairs = np.concatenate(([0], np.cumsum(pair, dtype=np.int32)))
     gaps = np.zeros(len(starts), dtype=bool)
     if len(starts) > 1:
