@@ -116,6 +116,21 @@ def test_no_output_lands_on_what_the_run_reads(project: Path, args: list[str], m
     assert _snapshot(project) == before  # nothing written, nothing replaced
 
 
+@pytest.mark.parametrize("option", ["--manifest", "--report", "--cards"])
+def test_no_output_replaces_an_audit_store_the_run_does_not_read(project: Path, option: str) -> None:
+    # The store of an earlier run, named by mistake as an output of a run that does not use it (renamed to the
+    # output's extension where the option asks for one): refused, not replaced by a manifest or a report.
+    name = {"--manifest": "s.sqlite", "--report": "s.md", "--cards": "s.jsonl"}[option]
+    if name != "s.sqlite":
+        shutil.copy(project / "s.sqlite", project / name)
+    before = _snapshot(project)
+    result = _cli(project, *VERIFY, option, name)
+    assert (result.exit_code, result.stderr) == (
+        2, f"Error: {option} {name}: is an SQLite database (an audit store?), which no output replaces; give the "
+           "output another name\n")
+    assert _snapshot(project) == before
+
+
 def test_the_default_store_is_guarded_too(project: Path) -> None:
     result = _cli(project, *VERIFY, "--record", env={"XDG_DATA_HOME": str(project / "docs")})
     assert (result.exit_code, result.stderr) == (

@@ -12,7 +12,9 @@ option and the fix:
   it as a source (a report quotes every quote, fabricated ones included);
 - two outputs of one run on the same file;
 - an output in a folder that is missing or not writable, or with an unknown
-  extension.
+  extension;
+- an output over an SQLite database (an audit store), whether this run reads
+  it or not.
 
 Its own outputs are told by their content, not their name: the Markdown,
 LaTeX, HTML and JSON that quoteverify writes carry OUTPUT_MARK near their
@@ -110,7 +112,7 @@ class Guard:
             return
         path = Path(path)
         if writable:
-            check_output_path(path, suffixes=suffixes, option=option)
+            check_output_path(path, suffixes=suffixes, option=option, database=False)
         full = _real(path)
         for read in self.reads:
             if read.folder and full.is_relative_to(read.path):
@@ -122,6 +124,8 @@ class Guard:
         if full in self.writes:
             raise OutputError(f"{option} {path}: is also the output of {self.writes[full]}; give each output a file "
                               "of its own")
+        if writable:  # after the reads: a store this run reads is named as such
+            _refuse_database(path, f"{option} {path}")
         self.writes[full] = option
 
 
@@ -139,10 +143,11 @@ def _same_file(a: Path, b: Path) -> bool:
         return False
 
 
-def check_output_path(path: str | Path, *, suffixes: Iterable[str] | None = None, option: str = "") -> None:
+def check_output_path(path: str | Path, *, suffixes: Iterable[str] | None = None, option: str = "",
+                      database: bool = True) -> None:
     """Refuse an output that could not be written: a folder, an unknown extension, a missing or read-only
-    folder. Called before a long run, so that a typo fails at once; an existing output file is replaced
-    (see transaction.write_atomic)."""
+    folder; and (``database``) one over an SQLite database. Called before a long run, so that a typo fails at
+    once; an existing output file is replaced (see transaction.write_atomic)."""
     path = Path(path)
     named = f"{option} {path}" if option else str(path)
     if path.is_dir():
@@ -153,4 +158,21 @@ def check_output_path(path: str | Path, *, suffixes: Iterable[str] | None = None
         raise OutputError(f"{named}: folder {path.parent} does not exist; create it or choose another path")
     if not os.access(path.parent, os.W_OK):
         raise OutputError(f"{named}: folder {path.parent} is not writable; choose another path")
+    if database:
+        _refuse_database(path, named)
     clean_stale(path.parent)
+
+
+_SQLITE_HEADER = b"SQLite format 3\x00"  # how every SQLite database file begins
+
+
+def _refuse_database(path: Path, named: str) -> None:
+    """Refuse an output over an existing SQLite database: quoteverify's audit store, given or not to this run."""
+    try:
+        with open(path, "rb") as handle:
+            head = handle.read(len(_SQLITE_HEADER))
+    except OSError:  # none there (or unreadable: the write says why)
+        return
+    if head == _SQLITE_HEADER:
+        raise OutputError(f"{named}: is an SQLite database (an audit store?), which no output replaces; give the "
+                          "output another name")
