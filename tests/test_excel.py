@@ -681,6 +681,26 @@ def test_previous_given_names_the_decisions_carried_and_keeps_the_output(tmp_pat
     assert decisions_in(workbook) == {"q1": ("accept", "checked the recording"), "q4": ("", "ask the author")}
 
 
+def test_a_workbook_whose_only_entry_is_an_invalid_decision_is_kept_and_its_entry_named(tmp_path):
+    """A decision mistyped ("rejct") is the reviewer's work too: the workbook is kept beside the new one and the
+    invalid decision is listed, not replaced without a copy as a workbook nobody has touched would be."""
+    runner = CliRunner()
+    docs, table = write_inputs(tmp_path, DOCS, QUOTES)
+    workbook = tmp_path / "results.xlsx"
+    args = ["verify", str(docs), str(table), "--no-embed", "-o", str(workbook)]
+    assert runner.invoke(main, args).exit_code == 0
+    fill_in(workbook, {"q1": ("rejct", None)})
+    before = workbook.read_bytes()
+    outcome = runner.invoke(main, args)
+    assert outcome.exit_code == 0, outcome.output
+    (backup,) = tmp_path.glob("results.before-*.xlsx")
+    assert backup.read_bytes() == before
+    lines = outcome.stderr.splitlines()
+    assert lines[0] == (f"{workbook} holds the decisions or notes of 1 quote: carried into this run, as --previous "
+                        f"{workbook} would; when it is replaced, the old file is kept as {backup}")
+    assert "1 invalid decision not carried (Quotes!" in lines[1] and "'rejct'" in lines[1]
+
+
 def test_a_failed_run_leaves_the_reviewed_workbook_alone(tmp_path):
     runner, args, workbook = reviewed_run(tmp_path)
     before = workbook.read_bytes()

@@ -69,6 +69,16 @@ class ReviewedQuote:
     problem: str = ""    # why the decision cannot be used
     fingerprint: str = ""
 
+    @property
+    def invalid(self) -> bool:
+        """Whether its decision cell holds something that is no decision (a typo, another word)."""
+        return bool(self.problem) and self.problem != EMPTY
+
+    @property
+    def written(self) -> bool:
+        """Whether the reviewer wrote anything on its row: a decision, valid or not, or a note."""
+        return bool(self.decision or self.reviewer_note) or self.invalid
+
     def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         return {column: data[column] for column in REVIEW_COLUMNS}
@@ -91,7 +101,7 @@ class Review:
         to_decide = [q for q in self.quotes if q.status != "verified"]
         counts = Counter(q.decision for q in to_decide if q.decision)
         empty = sum(q.problem == EMPTY for q in self.quotes)
-        invalid = len(self.problems) - empty
+        invalid = sum(q.invalid for q in self.quotes)
         decided = ", ".join(f"{counts[d]} {d}" for d in DECISIONS)
         line = (f"{self.path}: {plural(len(self.quotes), 'quote')}, {len(to_decide)} to decide (review or "
                 f"unverified): {decided}; {empty} undecided, {invalid} invalid")

@@ -151,7 +151,7 @@ class Held:
 
     @property
     def decided(self) -> int:
-        return sum(1 for q in self.review.quotes if q.decision or q.reviewer_note)
+        return sum(1 for q in self.review.quotes if q.written)
 
     def said(self, *, carried: bool, previous: Path | None = None, repeat: bool = False) -> str:
         """The line that says what becomes of these decisions."""
@@ -188,7 +188,7 @@ def held_decisions(path: Path, *, when: datetime, limits: ArchiveLimits | None =
                   else read_review(path, limits=limits))
     except (InputError, OSError, UnicodeDecodeError):
         return None  # not a file with decisions (a quote table's CSV, another program's workbook)
-    if not any(q.decision or q.reviewer_note for q in review.quotes):
+    if not any(q.written for q in review.quotes):  # an invalid decision is the reviewer's too: kept
         return None
     return Held(path, review, backup_name(path, when))
 
@@ -256,7 +256,7 @@ def carry_decisions(results: Iterable[QuoteResult], review: Review) -> Carried:
     _require_fingerprints(review)
     previous: dict[str, ReviewedQuote] = {}
     conflicting: dict[str, None] = {}
-    invalid = tuple(q for q in review.quotes if q.problem and q.problem != EMPTY)
+    invalid = tuple(q for q in review.quotes if q.invalid)
     for quote in review.quotes:
         if not (quote.decision or quote.reviewer_note):  # an invalid decision reads as none: only its note
             continue
