@@ -145,3 +145,75 @@ def test_what_the_quotes_need_loads_while_workers_prepare_the_documents(monkeypa
     results = quoteverify.verify(texts, [next(iter(TINY_CORPUS.values()))[:60]], {"embed": {"enabled": False}})
     assert len(results) == 1 and [languages - {""} for languages in asked] == [{"en"}]
     assert "bm25s" in sys.modules and words_for.cache_info().currsize and _zipf.cache_info().currsize
+
+
+def _slow(seconds: float) -> str:
+    import time
+
+    time.sleep(seconds)
+    return "slept"
+
+
+def test_work_beside_in_a_forked_process_gives_its_value_or_none(capfd) -> None:
+    """Its value, pickled back; None (and no traceback printed) when the task raises; a process not waited
+    for is ended by stop."""
+    if not parallel.Beside.possible():
+        pytest.skip("no fork here")
+    assert parallel.Beside(lambda: {"squares": [x * x for x in range(5)]}).result() == {"squares": [0, 1, 4, 9, 16]}
+    assert parallel.Beside(lambda: 1 // 0).result() is None
+    assert "Traceback" not in capfd.readouterr().err
+    waiting = parallel.Beside(lambda: _slow(60))
+    waiting.stop()
+    assert not waiting._process.is_alive() and waiting._process.exitcode != 0
+
+
+def test_an_index_built_in_another_process_scores_as_one_built_here() -> None:
+    """The scores of every window, to the bit, the corpus's vocabulary as a build here leaves it, and the
+    score arrays of numpy's own dtypes (np.add.at sums those of an unpickled dtype ten times slower, and
+    in another order)."""
+    import numpy as np
+
+    from quoteverify.model.types import Document
+    from quoteverify.pipeline import stages
+    from quoteverify.plumbing.cache import Cache
+
+    if not parallel.Beside.possible():
+        pytest.skip("no fork here")
+    documents = tuple(Document(doc_id, "", text, "", language="en") for doc_id, text in TINY_CORPUS.items())
+    config = quoteverify.model.config.as_config({"embed": {"enabled": False}})
+    here = stages.prepare(documents, config, cache=Cache(None))
+    there = stages.prepare(documents, config, cache=Cache(None))
+    built = parallel.Beside(there.index.built_apart).result()
+    assert built is not None and built.own_vocab and not there.index.built
+    there.index.take(built)
+    here.index.build()
+    assert list(there.corpus.vocab.items()) == list(here.corpus.vocab.items())
+    for name, array in there.index._model.scores.items():
+        if isinstance(array, np.ndarray):
+            assert array.dtype is np.dtype(array.dtype.str), name
+    words = list(here.corpus.vocab)
+    for k in range(0, len(words) - 3, 3):
+        query = words[k:k + 3]
+        assert here.index.scores(query).tobytes() == there.index.scores(query).tobytes()
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_the_index_is_built_beside_the_exact_pass_only_where_a_core_waits(monkeypatch, workers: int) -> None:
+    """With workers and documents long enough, the index is built in a forked process while this one looks
+    the quotes up word for word: the same results, and no process left behind."""
+    import multiprocessing
+
+    from quoteverify.pipeline import stages
+
+    monkeypatch.setattr(stages, "PARALLEL_CHARS", 1)
+    taken: list[bool] = []
+    take = stages.Bm25Index.take
+    monkeypatch.setattr(stages.Bm25Index, "take", lambda self, built: taken.append(True) or take(self, built))
+    words = " ".join(TINY_CORPUS["interview-01"].split()).split(" ")
+    quotes = [" ".join(words[i:i + 9][::-1]) for i in range(0, 60, 6)] + [" ".join(words[5:15])]
+    config = {"embed": {"enabled": False}}
+    one = quoteverify.verify(TINY_CORPUS, quotes, {**config, "align": {"workers": 1}})
+    results = quoteverify.verify(TINY_CORPUS, quotes, {**config, "align": {"workers": workers}})
+    assert jsonl_bytes(results) == jsonl_bytes(one)
+    assert taken == ([True] if workers > 1 and parallel.Beside.possible() else [])
+    assert not [p for p in multiprocessing.active_children() if p.name == "quoteverify-beside"]

@@ -8,8 +8,11 @@ process.
 """
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import signal
 from collections.abc import Callable, Iterator, Sequence
+from multiprocessing.connection import Connection
 from typing import Any
 
 MIN_ITEMS = 100  # fewer items than this run in this process: starting workers costs more
@@ -60,3 +63,48 @@ def ordered_chunks(task: Callable[[Any], Any], items: Sequence[Any], *, workers:
             yield from parts
     finally:
         _task = None
+
+
+class Beside:
+    """``task()`` run in a forked process while this one goes on (``possible`` says whether it can be: fork is
+    available and this process is no daemon); ``result()`` waits for its value, sent back pickled.
+
+    The process ignores Ctrl-C, which this one answers; it ends with this one (a daemon), or at ``stop``."""
+
+    def __init__(self, task: Callable[[], Any]):
+        context = multiprocessing.get_context("fork")
+        self._receiving, sending = context.Pipe(duplex=False)
+        self._process = context.Process(target=_send_result, args=(task, sending, self._receiving),
+                                        name="quoteverify-beside", daemon=True)
+        self._process.start()
+        sending.close()
+
+    @staticmethod
+    def possible() -> bool:
+        return "fork" in multiprocessing.get_all_start_methods() and not multiprocessing.current_process().daemon
+
+    def result(self) -> Any | None:
+        """The task's value, or None when it gave none (it raised, or the process ended first)."""
+        try:
+            done, value = self._receiving.recv()
+        except (EOFError, OSError):
+            done, value = False, None
+        self.stop()
+        return value if done else None
+
+    def stop(self) -> None:
+        """End the process (if it is still running: its value is not wanted)."""
+        if self._process.is_alive():
+            self._process.terminate()
+        self._process.join()
+        self._receiving.close()
+
+
+def _send_result(task: Callable[[], Any], sending: Connection, theirs: Connection) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    theirs.close()
+    try:
+        sending.send((True, task()))
+    except BaseException:  # the parent does the work itself, and meets the failure there
+        with contextlib.suppress(OSError):  # it has stopped listening
+            sending.send((False, None))

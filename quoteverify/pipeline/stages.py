@@ -36,7 +36,7 @@ from ..sources.language import cosine_applies, detect_quote_languages, with_lang
 from ..sources.numbers import number_words
 from ..sources.quotes import check_claims, read_quotes
 from ..sources.turns import Turns, label_warnings
-from .parallel import ordered_chunks, ordered_map
+from .parallel import Beside, ordered_chunks, ordered_map
 from .results import build_result, judged_language, language_found
 
 if TYPE_CHECKING:
@@ -315,6 +315,17 @@ def _say_unjudged(results: list[QuoteResult], unjudged: set[int]) -> None:
                                   "(embed.languages)")
 
 
+def _index_beside(prepared: Prepared, quote_list: Sequence[Quote], config: Config) -> Beside | None:
+    """The BM25 index built in a forked process while this one looks the quotes up word for word (a core waits
+    otherwise), for the quotes that pass leaves; when there is a core for it (the quotes are looked up in this
+    process, not in workers), and documents long enough to repay starting a process. None: built here."""
+    index = prepared.index
+    if (config.align.workers <= 1 or index.built or index.backend != "bm25s" or len(quote_list) >= EXACT_PARALLEL
+            or sum(len(s.document.text) for s in prepared.corpus.sources) < PARALLEL_CHARS or not Beside.possible()):
+        return None
+    return Beside(index.built_apart)
+
+
 def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config, embed: Embedder | None, *,
                  languages: QuoteLanguages, cached: ResultCache | None = None, watch: Watch = Watch()
                  ) -> list[QuoteResult]:
@@ -327,18 +338,26 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
     # The exact fast path first, here; what it does not settle is aligned in parallel.
     checked: dict[int, tuple[Alignment, Comparison]] = {
         k: (Alignment("none", (), 0), Comparison((), None, "")) for k, q in enumerate(quote_list) if q.problem}
-    exacts, rest = check.exact_pass()
-    if cached is not None and cached.root is None:
-        cached = None  # a cache without a folder keeps nothing: no key to make
-    keys = {k: cached.key(quote_list[k], config, embed, prepared.corpus, exact=exacts.get(k),
-                          language=check.languages[k]) for k in range(len(quote_list))} if cached else {}
-    reused = cached.load(keys) if cached else {}
-    rest = [k for k in rest if k not in reused]
-    check.tell_languages(rest)
-    if progress:
-        progress(len(checked) + len(reused), len(quote_list))
-    if rest:
-        prepared.index.build()  # before the workers start, which share it
+    index_beside = _index_beside(prepared, quote_list, config)
+    try:
+        exacts, rest = check.exact_pass()
+        if cached is not None and cached.root is None:
+            cached = None  # a cache without a folder keeps nothing: no key to make
+        keys = {k: cached.key(quote_list[k], config, embed, prepared.corpus, exact=exacts.get(k),
+                              language=check.languages[k]) for k in range(len(quote_list))} if cached else {}
+        reused = cached.load(keys) if cached else {}
+        rest = [k for k in rest if k not in reused]
+        check.tell_languages(rest)
+        if progress:
+            progress(len(checked) + len(reused), len(quote_list))
+        if rest:  # the index, before the workers start, which share it
+            built = index_beside.result() if index_beside else None
+            if built is not None:
+                prepared.index.take(built)
+            prepared.index.build()
+    finally:
+        if index_beside:
+            index_beside.stop()
     # The quotes found word for word are compared, the others aligned and compared, in the same workers.
     groups = same_checks([*(k for k in exacts if k not in reused), *rest], check.same_check)
     done = [len(checked) + len(reused), *accumulate(len(group) for group in groups)]  # quotes, by groups done

@@ -103,6 +103,26 @@ def _score_matrix(pairs: tuple[np.ndarray, np.ndarray, np.ndarray], lengths: np.
     return {"data": data, "indices": window, "indptr": indptr, "num_docs": len(lengths)}
 
 
+def _give_vocab(model: Any, vocab: dict[str, int], *, own: bool) -> None:
+    """Give a bm25s model the vocabulary its score matrix is by; ``own``: the corpus's own, which gets the empty
+    token that ``BM25.index`` adds to the vocabulary it is given."""
+    if own and "" not in vocab:
+        vocab[""] = max(vocab.values(), default=-1) + 1
+    model.vocab_dict = vocab
+    model.unique_token_ids_set = set(vocab.values())
+
+
+@dataclass(frozen=True)
+class BuiltIndex:
+    """An index built in another process (``Bm25Index.built_apart``): the backend's model, whether its
+    vocabulary is the corpus's own (then left out), the seconds it took, and what the cache warned of there."""
+
+    model: Any
+    own_vocab: bool
+    seconds: float
+    warnings: list[str]
+
+
 BACKEND_MODULES = {"bm25s": "bm25s", "rank-bm25": "rank_bm25"}  # each BM25 backend's module, by its config name
 
 
@@ -176,6 +196,35 @@ class Bm25Index:
                 [corpus.sources[w.doc].tokens.words[w.start:w.end] for w in windows], k1=k1, b=b)
         self.build_seconds = time.perf_counter() - started
 
+    @property
+    def built(self) -> bool:
+        return self._model is not None
+
+    def built_apart(self) -> BuiltIndex:
+        """Build the index (``build``) for another process to ``take``: called in a process forked from it, which
+        holds the same corpus (a bm25s model of its own vocabulary is sent without it: the taker has it)."""
+        self.build()
+        model: Any = self._model
+        own = self.backend == "bm25s" and model is not None and model.vocab_dict is self.corpus.vocab
+        if own:
+            model.vocab_dict = model.unique_token_ids_set = None
+        return BuiltIndex(model, own, self.build_seconds, self.cache.warnings)
+
+    def take(self, built: BuiltIndex) -> None:
+        """Use the index another process built of this same corpus and windows (``built_apart``)."""
+        model: Any = built.model
+        scores = getattr(model, "scores", None)
+        if isinstance(scores, dict):  # a bm25s model
+            # An array unpickled holds a copy of its dtype, not numpy's own: np.add.at (bm25s's scoring) then
+            # takes a slow path, ten times slower, which also sums in another order.
+            model.scores = {k: v.view(np.dtype(v.dtype.str)) if isinstance(v, np.ndarray) else v
+                            for k, v in scores.items()}
+        if built.own_vocab:
+            _give_vocab(model, self.corpus.vocab, own=True)
+        self._recent.clear()
+        self._model, self.build_seconds = model, built.seconds
+        self.cache.heard(built.warnings)
+
     def use_stats(self, stats: Bm25Stats) -> None:
         """Weight the words with a larger corpus's stats (this corpus is a part of it): every window then
         scores what it scores in that corpus's index, to the bit. Only the bm25s backend can."""
@@ -237,11 +286,8 @@ class Bm25Index:
         tfc = scoring._select_tfc_scorer(model.method)
         model.scores = _score_matrix(pairs, lengths, len(vocab), idf, lambda tf, length: tfc(
             tf_array=tf, l_d=length, l_avg=mean, k1=self.k1, b=self.b, delta=model.delta))
-        if stats is None and "" not in vocab:  # BM25.index adds its empty token to the vocabulary it is given
-            vocab[""] = max(vocab.values(), default=-1) + 1
-        model.vocab_dict = vocab
-        model.unique_token_ids_set = set(vocab.values())
         model.nonoccurrence_array = None
+        _give_vocab(model, vocab, own=stats is None)
         return model
 
     def __len__(self) -> int:
