@@ -8,6 +8,7 @@ where the quote is, on both.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +19,7 @@ from hypothesis import strategies as st
 from quoteverify.model.config import load_config
 from quoteverify.model.types import Window
 from quoteverify.search.index import Bm25Index, Bm25Settings
-from quoteverify.search.window import make_windows
+from quoteverify.search.window import Windows, make_windows
 from quoteverify.sources.corpus import Corpus
 from quoteverify.sources.documents import load_documents
 
@@ -29,7 +30,7 @@ if Path("/work/shared/bench/dev/docs").is_dir():  # the larger dev corpus, where
 
 
 @cache
-def _indexes(folder: Path) -> tuple[Corpus, list[Window], Bm25Index, Bm25Index]:
+def _indexes(folder: Path) -> tuple[Corpus, Windows, Bm25Index, Bm25Index]:
     config = load_config()
     corpus = Corpus(list(load_documents([folder]).documents))
     windows = make_windows(corpus, size=config.window.size, overlap=config.window.overlap)
@@ -108,3 +109,27 @@ def test_the_score_matrix_is_the_one_bm25s_builds_bit_for_bit(folder: Path) -> N
         assert mine.tobytes() == reference.tobytes(), part
     assert ours._model.scores["num_docs"] == theirs.scores["num_docs"] == len(windows)
     assert ours._model.vocab_dict == theirs.vocab_dict == ours_corpus.vocab
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 400), max_size=6), st.integers(1, 80), st.sampled_from([0.0, 0.25, 0.5, 0.9, 0.99]))
+def test_windows_are_made_as_the_loop_over_each_document_makes_them(lengths: list[int], size: int,
+                                                                     overlap: float) -> None:
+    """From each document's first word every ``stride`` words until a window reaches its end (one empty
+    window for a document of no words), as arrays of the types the index takes."""
+    import types
+
+    stride = max(1, round(size * (1.0 - overlap)))
+    expected = []
+    for doc, n in enumerate(lengths):
+        start = 0
+        while True:
+            expected.append(Window(doc, start, min(start + size, n)))
+            if start + size >= n:
+                break
+            start += stride
+    corpus: Any = types.SimpleNamespace(sources=[types.SimpleNamespace(tokens=range(n)) for n in lengths])
+    windows = make_windows(corpus, size=size, overlap=overlap)
+    assert list(windows) == expected and len(windows) == len(expected)
+    assert (windows.doc.dtype, windows.start.dtype, windows.end.dtype) == (np.int32, np.int64, np.int64)
+    assert Windows.of(expected).start.tolist() == windows.start.tolist()

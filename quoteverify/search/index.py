@@ -13,6 +13,7 @@ from ..model.config import IndexConfig
 from ..model.types import Candidate, Window
 from ..plumbing.cache import Cache, digest
 from ..sources.corpus import Corpus
+from .window import Windows
 
 # The scores of this many of the last queries are kept: aligning one quote asks for the same words again (the
 # retry reading near words as equal, the claimed document alone), each time a pass over every window.
@@ -143,16 +144,14 @@ def import_backend(backend: str) -> Any:
 class Bm25Index:
     """A BM25 index whose 'documents' are the corpus windows."""
 
-    def __init__(self, corpus: Corpus, windows: list[Window], *, bm25: Bm25Settings = Bm25Settings(),
+    def __init__(self, corpus: Corpus, windows: Windows | list[Window], *, bm25: Bm25Settings = Bm25Settings(),
                  cache: Cache | None = None, key: str = "", stats: Bm25Stats | None = None):
         backend, k1, b = bm25.backend, bm25.k1, bm25.b
         self.corpus = corpus
         self.backend = backend
         self.k1, self.b = k1, b
-        self.win_doc = np.fromiter((w.doc for w in windows), dtype=np.int32, count=len(windows))
-        self.win_start = np.fromiter((w.start for w in windows), dtype=np.int64, count=len(windows))
-        self.win_end = np.fromiter((w.end for w in windows), dtype=np.int64, count=len(windows))
-        self.windows = windows
+        self.windows = Windows.of(windows)
+        self.win_doc, self.win_start, self.win_end = self.windows.doc, self.windows.start, self.windows.end
         self.cache = cache or Cache(None)
         # What the index depends on: the documents, the windows, the backend and its parameters.
         self.key = self._plain_key = digest("index", corpus.key, key, backend, k1, b)

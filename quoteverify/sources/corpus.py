@@ -284,6 +284,12 @@ class Corpus:
             return self._order[:0]
         return self._order[self._bounds[word_id]:self._bounds[word_id + 1]]
 
+    def frequencies(self, word_ids: np.ndarray) -> np.ndarray:
+        """How many times each of ``word_ids`` occurs in the corpus (``len(positions(w))`` of each, at once)."""
+        known = (word_ids >= 0) & (word_ids < len(self.vocab))
+        at = np.where(known, word_ids, 0)
+        return np.where(known, self._bounds[at + 1] - self._bounds[at], 0)
+
     def locate(self, position: int) -> tuple[int, int]:
         """(document index, word index in it) of a corpus-wide position."""
         doc = int(np.searchsorted(self.doc_starts, position, side="right")) - 1
