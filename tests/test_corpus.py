@@ -120,9 +120,10 @@ def test_stable_order_is_numpys_stable_argsort() -> None:
 
 
 def test_word_frequencies_are_the_lengths_of_their_postings(corpus: Corpus) -> None:
-    """``frequencies`` counts each id's positions at once: 0 for a word no source has (-1)."""
+    """``frequencies`` counts each id's positions at once: 0 for a word no source has (-1) and an editorial
+    slot (EDITORIAL)."""
     import numpy as np
 
-    ids = np.asarray([*range(len(corpus.vocab)), -1, 0, -1], dtype=np.int32)
+    ids = np.asarray([*range(len(corpus.vocab)), -1, 0, EDITORIAL, -1], dtype=np.int32)
     assert corpus.frequencies(ids).tolist() == [len(corpus.positions(int(w))) for w in ids]
     assert corpus.frequencies(ids).sum() == len(corpus.all_ids) + len(corpus.positions(0))  # every word, 0 again

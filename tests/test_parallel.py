@@ -147,24 +147,41 @@ def test_what_the_quotes_need_loads_while_workers_prepare_the_documents(monkeypa
     assert "bm25s" in sys.modules and words_for.cache_info().currsize and _zipf.cache_info().currsize
 
 
-def _slow(seconds: float) -> str:
+def _slow(seconds: float, scratch: str = "") -> str:
+    """Sleep, holding a scratch file that it removes however it ends (as a cache entry's temporary folder)."""
+    import os
     import time
 
-    time.sleep(seconds)
+    if scratch:
+        open(scratch, "w").close()
+    try:
+        time.sleep(seconds)
+    finally:
+        if scratch:
+            os.unlink(scratch)
     return "slept"
 
 
-def test_work_beside_in_a_forked_process_gives_its_value_or_none(capfd) -> None:
+def test_work_beside_in_a_forked_process_gives_its_value_or_none(capfd, tmp_path) -> None:
     """Its value, pickled back; None (and no traceback printed) when the task raises; a process not waited
-    for is ended by stop."""
+    for is ended by stop, through its own clean-up."""
     if not parallel.Beside.possible():
         pytest.skip("no fork here")
     assert parallel.Beside(lambda: {"squares": [x * x for x in range(5)]}).result() == {"squares": [0, 1, 4, 9, 16]}
     assert parallel.Beside(lambda: 1 // 0).result() is None
     assert "Traceback" not in capfd.readouterr().err
-    waiting = parallel.Beside(lambda: _slow(60))
+    import time
+
+    scratch = tmp_path / "scratch"
+    waiting = parallel.Beside(lambda: _slow(60, str(scratch)))
+    for _ in range(500):
+        if scratch.exists():
+            break
+        time.sleep(0.01)
+    assert scratch.exists()
     waiting.stop()
-    assert not waiting._process.is_alive() and waiting._process.exitcode != 0
+    assert not waiting._process.is_alive() and waiting._process.exitcode == 1 and not scratch.exists()
+    assert "Traceback" not in capfd.readouterr().err
 
 
 def test_an_index_built_in_another_process_scores_as_one_built_here() -> None:
@@ -208,7 +225,7 @@ def test_the_index_is_built_beside_the_exact_pass_only_where_a_core_waits(monkey
     monkeypatch.setattr(stages, "PARALLEL_CHARS", 1)
     taken: list[bool] = []
     take = stages.Bm25Index.take
-    monkeypatch.setattr(stages.Bm25Index, "take", lambda self, built: taken.append(True) or take(self, built))
+    monkeypatch.setattr(stages.Bm25Index, "take", lambda self, built, **k: taken.append(True) or take(self, built, **k))
     words = " ".join(TINY_CORPUS["interview-01"].split()).split(" ")
     quotes = [" ".join(words[i:i + 9][::-1]) for i in range(0, 60, 6)] + [" ".join(words[5:15])]
     config = {"embed": {"enabled": False}}
@@ -217,3 +234,27 @@ def test_the_index_is_built_beside_the_exact_pass_only_where_a_core_waits(monkey
     assert jsonl_bytes(results) == jsonl_bytes(one)
     assert taken == ([True] if workers > 1 and parallel.Beside.possible() else [])
     assert not [p for p in multiprocessing.active_children() if p.name == "quoteverify-beside"]
+
+
+def test_a_cache_the_index_process_could_not_write_is_not_written_here_either(tmp_path) -> None:
+    """What the cache warned of in the process that built the index is said once here, and a cache it could
+    not write is written no more by this process either (as when the index is built here)."""
+    from quoteverify.model.types import Document
+    from quoteverify.pipeline import stages
+    from quoteverify.plumbing.cache import Cache
+
+    if not parallel.Beside.possible():
+        pytest.skip("no fork here")
+    documents = tuple(Document(doc_id, "", text, "", language="en") for doc_id, text in TINY_CORPUS.items())
+    config = quoteverify.model.config.as_config({"embed": {"enabled": False}})
+    (tmp_path / "index").write_text("a file where the index folder goes")
+    here = stages.prepare(documents, config, cache=Cache(tmp_path))
+    here.index.build()
+    cache = Cache(tmp_path)
+    there = stages.prepare(documents, config, cache=cache)
+    assert cache.writable
+    built = parallel.Beside(there.index.built_apart).result()
+    assert built is not None and not built.cache_writable
+    there.index.take(built)
+    assert not cache.writable and cache.warnings == here.index.cache.warnings
+    assert len(cache.warnings) == 1 and "cannot be written" in cache.warnings[0]

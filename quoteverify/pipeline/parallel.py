@@ -69,7 +69,8 @@ class Beside:
     """``task()`` run in a forked process while this one goes on (``possible`` says whether it can be: fork is
     available and this process is no daemon); ``result()`` waits for its value, sent back pickled.
 
-    The process ignores Ctrl-C, which this one answers; it ends with this one (a daemon), or at ``stop``."""
+    The process ignores Ctrl-C, which this one answers; it ends with this one (a daemon), or at ``stop``. A
+    parent killed outright leaves it to end by itself, when the task is done."""
 
     def __init__(self, task: Callable[[], Any]):
         context = multiprocessing.get_context("fork")
@@ -102,9 +103,17 @@ class Beside:
 
 def _send_result(task: Callable[[], Any], sending: Connection, theirs: Connection) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stopped)
     theirs.close()
     try:
-        sending.send((True, task()))
-    except BaseException:  # the parent does the work itself, and meets the failure there
-        with contextlib.suppress(OSError):  # it has stopped listening
-            sending.send((False, None))
+        done = (True, task())
+    except Exception:  # the parent does the work itself, and meets the failure there
+        done = (False, None)
+    with contextlib.suppress(Exception):  # it stopped listening, or the value cannot be sent: None there
+        sending.send(done)
+
+
+def _stopped(signum: int, frame: Any) -> None:
+    """``Beside.stop`` (or a parent's SIGTERM): end now, but through the task's own clean-up (a cache entry's
+    temporary folder removed), and quietly."""
+    raise SystemExit(1)

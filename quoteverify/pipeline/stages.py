@@ -107,16 +107,16 @@ def prepare_documents(documents: Sequence[Document], cache: Cache, workers: int,
     if workers <= 1 or len(documents) < 2 or sum(len(d.text) for d in documents) < PARALLEL_CHARS:
         return None
 
-    def task(k: int) -> tuple[int, PackedDocument, list[str]]:
+    def task(k: int) -> tuple[int, PackedDocument, list[str], bool]:
         packed = prepare_document(documents[k], cache).packed(documents[k])
         packed.turns.unread(documents[k].text)  # for the run's summary (label_warnings), found here
-        return k, packed, cache.warnings
+        return k, packed, cache.warnings, cache.writable
 
     ready: list[PreparedDocument] = []
     numbering = Numbering()
     for part in ordered_chunks(task, range(len(documents)), workers=workers, min_items=2, chunk=8, beside=beside):
-        for k, packed, warnings in part:
-            cache.heard(warnings)
+        for k, packed, warnings, writable in part:
+            cache.heard(warnings, writable=writable)
             ready.append(packed.unpacked(documents[k].text))
             numbering.add(ready[-1].tokens.words)
     return PreparedApart(ready, numbering)
@@ -351,9 +351,10 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
         if progress:
             progress(len(checked) + len(reused), len(quote_list))
         if rest:  # the index, before the workers start, which share it
+            waited = time.perf_counter()
             built = index_beside.result() if index_beside else None
             if built is not None:
-                prepared.index.take(built)
+                prepared.index.take(built, seconds=time.perf_counter() - waited)
             prepared.index.build()
     finally:
         if index_beside:

@@ -127,13 +127,22 @@ class Cache:
 
     @property
     def warnings(self) -> list[str]:
-        """What went wrong with the cache, one line each, for the run to print."""
-        return [*self._messages, *self.database.damaged_rows()]
+        """What went wrong with the cache, one line each, for the run to print (once each: a worker's copy
+        told its own, which ``heard`` took in)."""
+        return list(dict.fromkeys([*self._messages, *self.database.damaged_rows()]))
 
-    def heard(self, messages: Iterable[str]) -> None:
-        """Take in what a worker process's copy of this cache warned about."""
+    @property
+    def writable(self) -> bool:
+        """False once a write failed: the run then writes nothing more to the cache."""
+        return self._writable
+
+    def heard(self, messages: Iterable[str], *, writable: bool = True) -> None:
+        """Take in what a worker process's copy of this cache warned about, and whether it could write there
+        (if not, nothing more is written here either)."""
         for message in messages:
             self._warn(message)
+        if not writable:
+            self._writable = False
 
     def _warn(self, message: str) -> None:
         if message not in self._messages:

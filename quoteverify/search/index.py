@@ -116,12 +116,14 @@ def _give_vocab(model: Any, vocab: dict[str, int], *, own: bool) -> None:
 @dataclass(frozen=True)
 class BuiltIndex:
     """An index built in another process (``Bm25Index.built_apart``): the backend's model, whether its
-    vocabulary is the corpus's own (then left out), the seconds it took, and what the cache warned of there."""
+    vocabulary is the corpus's own (then left out), the seconds it took, what the cache warned of there and
+    whether it could still write there."""
 
     model: Any
     own_vocab: bool
     seconds: float
     warnings: list[str]
+    cache_writable: bool
 
 
 BACKEND_MODULES = {"bm25s": "bm25s", "rank-bm25": "rank_bm25"}  # each BM25 backend's module, by its config name
@@ -207,10 +209,11 @@ class Bm25Index:
         own = self.backend == "bm25s" and model is not None and model.vocab_dict is self.corpus.vocab
         if own:
             model.vocab_dict = model.unique_token_ids_set = None
-        return BuiltIndex(model, own, self.build_seconds, self.cache.warnings)
+        return BuiltIndex(model, own, self.build_seconds, self.cache.warnings, self.cache.writable)
 
-    def take(self, built: BuiltIndex) -> None:
-        """Use the index another process built of this same corpus and windows (``built_apart``)."""
+    def take(self, built: BuiltIndex, *, seconds: float | None = None) -> None:
+        """Use the index another process built of this same corpus and windows (``built_apart``); ``seconds``:
+        the time this process spent on it (waiting, receiving), else the time it took there."""
         model: Any = built.model
         scores = getattr(model, "scores", None)
         if isinstance(scores, dict):  # a bm25s model
@@ -221,8 +224,8 @@ class Bm25Index:
         if built.own_vocab:
             _give_vocab(model, self.corpus.vocab, own=True)
         self._recent.clear()
-        self._model, self.build_seconds = model, built.seconds
-        self.cache.heard(built.warnings)
+        self._model, self.build_seconds = model, built.seconds if seconds is None else seconds
+        self.cache.heard(built.warnings, writable=built.cache_writable)
 
     def use_stats(self, stats: Bm25Stats) -> None:
         """Weight the words with a larger corpus's stats (this corpus is a part of it): every window then

@@ -277,7 +277,8 @@ class Corpus:
         self.doc_starts = np.asarray([s.offset for s in self.sources], dtype=np.int64)
         # Postings in CSR form: positions of word id w are _order[_bounds[w]:_bounds[w + 1]].
         self._bounds = np.concatenate(([0], np.cumsum(np.bincount(self.all_ids, minlength=len(self.vocab)))))
-        self._frequency = np.append(np.diff(self._bounds), 0)  # by id; the last, 0, is that of id -1
+        # By id; and 0 for the two past the end, read for -1 (a word no source has) and -2 (EDITORIAL).
+        self._frequency = np.append(np.diff(self._bounds), [0, 0])
 
     def positions(self, word_id: int) -> np.ndarray:
         """Corpus-wide positions of a word id, ascending."""
@@ -286,8 +287,8 @@ class Corpus:
         return self._order[self._bounds[word_id]:self._bounds[word_id + 1]]
 
     def frequencies(self, word_ids: np.ndarray) -> np.ndarray:
-        """How many times each of ``word_ids`` (ids of the vocabulary, or -1 for a word no source has, as
-        ``ids_of`` gives them) occurs in the corpus: ``len(positions(w))`` of each, at once."""
+        """How many times each of ``word_ids`` (ids of the vocabulary, -1 for a word no source has, as
+        ``ids_of`` gives them, or EDITORIAL) occurs in the corpus: ``len(positions(w))`` of each, at once."""
         return self._frequency[word_ids]
 
     def locate(self, position: int) -> tuple[int, int]:
