@@ -98,13 +98,18 @@ class PreparedApart:
     numbering: Numbering
 
 
+def _repays_processes(documents: Iterable[Document]) -> bool:
+    """Whether the documents are long enough in all (``PARALLEL_CHARS``) to repay starting processes for them."""
+    return sum(len(d.text) for d in documents) >= PARALLEL_CHARS
+
+
 def prepare_documents(documents: Sequence[Document], cache: Cache, workers: int,
                       beside: Callable[[], None] | None = None) -> PreparedApart | None:
     """Each document normalized, tokenized and its turns read, in ``workers`` processes, when the documents are
     long enough to repay starting them; else None (the corpus prepares them in this process). ``beside``: work
     for this process meanwhile (ordered_map). Each document is unpacked and its words numbered here as it
     comes back, while the workers prepare the next."""
-    if workers <= 1 or len(documents) < 2 or sum(len(d.text) for d in documents) < PARALLEL_CHARS:
+    if workers <= 1 or len(documents) < 2 or not _repays_processes(documents):
         return None
 
     def task(k: int) -> tuple[int, PackedDocument, list[str], bool]:
@@ -321,7 +326,7 @@ def _index_beside(prepared: Prepared, quote_list: Sequence[Quote], config: Confi
     process, not in workers), and documents long enough to repay starting a process. None: built here."""
     index = prepared.index
     if (config.align.workers <= 1 or index.built or index.backend != "bm25s" or len(quote_list) >= EXACT_PARALLEL
-            or sum(len(s.document.text) for s in prepared.corpus.sources) < PARALLEL_CHARS or not Beside.possible()):
+            or not _repays_processes(s.document for s in prepared.corpus.sources) or not Beside.possible()):
         return None
     return Beside(index.built_apart)
 
