@@ -131,6 +131,96 @@ def test_a_bracket_says_what_it_replaced() -> None:
     assert "the bracket names 'mum', which the speaker has not just mentioned" in result.reasons
 
 
+# --- forms that may read otherwise: shown benign only by what stands around them -----------------------------------
+
+READINGS = """Interviewer: What did the auditor say?
+Ana: He said "we are done here" and left. I'd like to think we grew after that. I'd seen it coming for a year.
+Ana: It's been a hard year, and it's going to be harder. That's got a real momentum now. I'd put it differently.
+Ana: We will check the figures and send the cheque on Friday. Nobody wrote the story down.
+Ana: No one came to the second meeting. Wait a second, we met one day in March. The first point is cost.
+Ana: She called it a 'fair' deal. The council paid a fair price for the land.
+Ana: The board may not -- may withdraw from the whole project next year, said the mayor.
+Ana: We took it to Ottawa in a more, uh, (laughs) conservative way. (laughs) so we waited for the vote.
+Ana: It was a good year -- a very good year for all of us. I'd honestly forgotten the date. Where's he gone now?
+Ana: The workers union voted for it in the 80s. We came first in the league, at first by a little.
+"""
+
+
+def read(quote: str):
+    (result,) = quoteverify.verify({"int-09": READINGS}, [quote], config=CONFIG)
+    assert result.document == "int-09", result.reasons
+    return result
+
+
+@pytest.mark.parametrize(("quote", "status", "kind"), [
+    # An ambiguous contraction ('d: would or had; 's: is or has) spelt out as the verb after it shows.
+    pytest.param("I would like to think we grew after that.", "verified", "contraction", id="would-before-plain"),
+    pytest.param("I had seen it coming for a year.", "verified", "contraction", id="had-before-participle"),
+    pytest.param("It has been a hard year, and it is going to be harder.", "verified", "contraction",
+                 id="has-been-is-going"),
+    pytest.param("I had like to think we grew after that.", "review", "sense", id="had-before-plain"),
+    pytest.param("I would seen it coming for a year.", "review", "sense", id="would-before-participle"),
+    pytest.param("It is been a hard year, and it is going to be harder.", "review", "sense", id="is-been"),
+    pytest.param("That is got a real momentum now.", "review", "sense", id="is-got"),
+    pytest.param("It has been a hard year, and it has going to be harder.", "review", "sense", id="has-going"),
+    pytest.param("I would put it differently.", "verified", "contraction", id="a-verb-that-shows-neither"),
+    pytest.param("I had honestly forgotten the date.", "verified", "contraction", id="past-an-adverb"),
+    pytest.param("Where has he gone now?", "verified", "contraction", id="past-the-subject-of-a-question"),
+    # Digits for a number word only where it is a number.
+    pytest.param("No 1 came to the second meeting.", "review", "sense", id="no-one-is-nobody"),
+    pytest.param("No one came to the 2nd meeting.", "verified", "number_format", id="the-second-meeting"),
+    pytest.param("Wait a 2nd, we met one day in March.", "review", "sense", id="a-second-is-a-moment"),
+    pytest.param("The 1st point is cost.", "verified", "number_format", id="the-first-point"),
+    pytest.param("We came 1st in the league, at first by a little.", "verified", "number_format", id="came-first"),
+    pytest.param("We came first in the league, at 1st by a little.", "review", "sense", id="at-first"),
+    # A British spelling that names one sense of the word: not for the other senses.
+    pytest.param("We will cheque the figures and send the cheque on Friday.", "review", "sense",
+                 id="cheque-for-check-to-verify"),
+    pytest.param("We will check the figures and send the check on Friday.", "verified", "spelling",
+                 id="check-for-cheque"),
+    pytest.param("Nobody wrote the storey down.", "review", "sense", id="storey-for-story"),
+    # Quotation marks put in around words are a stance; marks the source has, in another style, are not.
+    pytest.param('The council paid a "fair" price for the land.', "review", "quote_marks", id="scare-quotes"),
+    pytest.param("The council paid a \u201cfair\u201d price for the land.", "review", "quote_marks",
+                 id="scare-quotes-curly"),
+    pytest.param('She called it a "fair" deal.', "verified", None, id="marks-the-source-has"),
+    pytest.param('"He said we are done here and left."', "verified", None, id="marks-around-the-quote"),
+    pytest.param("The workers' union voted for it in the '80s.", "verified", None, id="apostrophes-are-no-marks"),
+    pytest.param('"It was a good year -- a very good year for all of us." ... "Where\'s he gone now?"', "verified",
+                 None,
+                 id="marks-around-each-fragment"),
+    pytest.param('\u201cHe said "we are done here" and left.\u201d', "verified", None, id="marks-around-and-inside"),
+    # A capital after a stage direction opens a sentence only where the stage direction follows a stop.
+    pytest.param("We took it to Ottawa in a more, uh, (laughs) Conservative way.", "review", "case",
+                 id="case-after-aside"),
+    pytest.param("We took it to Ottawa in a more, uh, (laughs) conservative way. (laughs) So we waited for the vote.",
+                 "verified", None, id="case-after-stop-and-aside"),
+    # A quote that ends where the speaker broke off and began again keeps what the speaker took back.
+    pytest.param("The board may not.", "review", "excerpt", id="ends-on-a-false-start"),
+    pytest.param("It was a good year.", "verified", None, id="ends-before-a-restart-that-says-it-again"),
+    pytest.param("The board may withdraw from the whole project next year.", "review", "negation",
+                 id="false-start-with-a-negation-left-out"),
+])
+def test_a_form_that_may_read_otherwise(quote: str, status: str, kind: str | None) -> None:
+    result = read(quote)
+    assert result.status == status, (result.reasons, result.differences)
+    if kind:
+        assert kind in kinds(result), result.differences
+    if kind in ("sense", "quote_marks", "excerpt"):
+        assert result.severity == "medium", result.reasons
+
+
+def test_scare_quotes_are_named() -> None:
+    result = read('"The council paid a "fair" price for the land."')
+    assert result.reasons == ["the quote puts quotation marks around 'fair' that the source does not have (scare "
+                              "quotes, or words marked as said by someone else)"]
+
+
+def test_a_contraction_spelt_out_against_the_verb_says_so() -> None:
+    result = read("I had like to think we grew after that.")
+    assert result.reasons == ["reading differs: quote says 'I had', source says 'I'd'"]
+
+
 # --- a language without a lexicon: nothing but verbatim and normalization is benign ------------------------------
 
 HUNGARIAN = Contract("hu", None, 1.5, 60)

@@ -177,7 +177,7 @@ def test_typed_records_build_nested_named_results():
     ({"severity": "grave"}, "QuoteResult.severity must be one of 'high', 'medium', 'low', '', not 'grave'"),
     ({"page_kind": "folio"}, "QuoteResult.page_kind must be one of 'printed', 'position', '', not 'folio'"),
     ({"differences": [{"kind": "typos", "quote_text": "a", "source_text": "b"}]},
-     "QuoteResult.differences item.kind must be one of the 26 that docs/contract.md lists, not 'typos'"),
+     "QuoteResult.differences item.kind must be one of the 28 that docs/contract.md lists, not 'typos'"),
 ])
 def test_the_verdict_vocabulary_is_checked_when_read_back(data, message):
     with pytest.raises(DecodeError) as raised:

@@ -120,12 +120,15 @@ def _contract(verdict: dict) -> str:
     text = (
         "Each difference between a quote and its source passage was named, and counted as benign only when a "
         "positive test showed it to be: normalization (quotation marks, dashes, spacing, line breaks, a word "
-        "hyphenated at a line end) and punctuation that does not turn a question into a statement or back; a "
+        "hyphenated at a line end) and punctuation that does not turn a question into a statement or back nor "
+        "put quotation marks around words the source says plainly (scare quotes); a "
         "change of case, except one that makes another word (a name or acronym for a common word) inside a "
         "sentence of a quote and source written in mixed case; a timecode or the same speaker's label inside "
-        "the quoted words; a British or American spelling of the same word; the same number in another form "
+        "the quoted words; a British or American spelling of the same word, unless the quote's spelling names "
+        "only one sense of the source's word (cheque for check); the same number in another form "
         "(digits or words, a percent sign or the word, a currency sign or its name, an abbreviated million or "
-        "billion, an ordinal, a time of day); [sic]; a bracket that changes only case, that inserts only "
+        "billion, an ordinal, a time of day) where the word is a number there (not 'no 1' for 'no one'); "
+        "[sic]; a bracket that changes only case, that inserts only "
         "function words, that glosses the pronoun it follows with words the speaker has just said (after the "
         "speaker's own pronoun: with the name on the speaker's label), that puts a pronoun for a name or noun "
         "phrase, that shifts the speaker's pronoun to the third person where no other person is named before "
@@ -145,12 +148,15 @@ def _contract(verdict: dict) -> str:
         "without an ellipsis was sent to review when the rest of that sentence turns it (a contrast, "
         "condition, correction or attribution within as many words as the quote has, at most "
         f"{verdict['turning_reach_words']}, after it; a negation opening a clause after it; a negation, "
-        "attribution, frame of belief or condition just before it)")
+        "attribution, frame of belief or condition just before it), or when the speaker broke off where it "
+        "ends and began again")
     if verdict["edited_is_verified"]:
         text += ("; and, as light edits, fillers and stutters left out without an ellipsis, contractions spelt "
-                 "out or made, and slips of the keyboard: a spelling one edit from the source word (two in words "
-                 "of seven letters or more) that keeps its first letter, is written in one script and is no word "
-                 "of the language at any frequency (below Zipf frequency "
+                 "out (an ambiguous one, 'd or 's, unless the verb after it contradicts the reading: had before "
+                 "a plain verb, would before a past participle, has before an -ing form, is before been, had or "
+                 "got) or made, and slips of the keyboard: a spelling one edit "
+                 "from the source word (two in words of seven letters or more) that keeps its first letter, is "
+                 "written in one script and is no word of the language at any frequency (below Zipf frequency "
                  f"{_num(verdict['word_min_zipf'])} in the wordfreq word list), never in a name, number or "
                  f"negation, in at most {verdict['edited_max_changes']:.0%} of the words. ")
     else:
@@ -160,7 +166,12 @@ def _contract(verdict: dict) -> str:
              "without one, no slip, bracket that replaces words, or ellipsis inside a sentence counted as benign. "
              f"A quote counted as located when at least {verdict['min_coverage']:.0%} of its words aligned with "
              "a source passage. ")
-    return text + (
+    return text + _review_and_severity(verdict)
+
+
+def _review_and_severity(verdict: dict) -> str:
+    """What sent a quote to review, the severities, and which of several places was reported."""
+    return (
         "Any other difference — a changed number, negation or name, a splice, a reordering, any other changed "
         f"word — or a fuzzy match ratio below {_num(verdict['min_match_ratio'])} sent a located quote to review, "
         "as did a match in another document than the one named for the quote (misattribution). Every quote in "
@@ -168,7 +179,9 @@ def _contract(verdict: dict) -> str:
         "name, a word exchanged, a bracket standing for other words than the source's, a splice, a reordering, "
         "a misattribution, an ellipsis that joins two speakers' words or hides a negation or number); medium "
         "where content was left out or put in (an omission no test showed empty, words dropped or added, a "
-        "bracket that adds content, a slip into another real word); low where the difference is cosmetic or "
+        "bracket or scare quotes that add content, a slip into another real word, a form that may read "
+        "otherwise than the source's: a contraction spelt out against its verb, digits for a word that is no "
+        "number there, a spelling that names one sense of the word); low where the difference is cosmetic or "
         "uncertain (a question made a statement, a case change that makes another word, a hyphen, a letter of "
         "another script, only an intensifier left out, too many slips). "
         "Where a quote stood in several places, the one reported was, in this order of precedence, in a turn of "

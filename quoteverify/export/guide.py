@@ -21,7 +21,8 @@ SEVERITY_MEANING = {
     "high": "A claim altered or inverted: a number, negation or name changed, a word exchanged, passages "
             "spliced or reordered, another document or speaker. Look at these first.",
     "medium": "Content left out or put in: words an ellipsis leaves out, a cut sentence whose rest may turn the "
-              "quote, words or a bracket added, a slip into another real word.",
+              "quote, words, a bracket or scare quotes added, a slip into another real word, a form that may read "
+              "otherwise ('I had like' for I'd like, 'no 1' for no one).",
     "low": "Cosmetic or uncertain: a question made a statement, a case change, a hyphen, only an intensifier "
            "or small words left out.",
 }

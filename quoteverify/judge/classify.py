@@ -360,17 +360,41 @@ def _word_reason(quote_text: str, source_text: str, near: bool = False) -> str:
 
 # Differences a person must look at, though little is at stake: how a question or a word is written.
 UNCERTAIN: dict[DifferenceKind, str] = {"speech_act": "speech act", "case": "case", "hyphenation": "hyphenation",
-                                        "homoglyph": "script"}
+                                        "homoglyph": "script", "quote_marks": "quotation marks",
+                                        "sense": "reading"}
+# Of those, the ones that may put in a stance or another sense: more at stake than how a word is written.
+STANCE_OR_SENSE: frozenset[DifferenceKind] = frozenset({"quote_marks", "sense"})
 
 
 def uncertain(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
     """A question made a statement, a case change that makes another word (us, US), a hyphen, a letter of
-    another script that looks the same: review, low."""
+    another script that looks the same: review, low. Quotation marks put in around words (scare quotes), and
+    a form that may read otherwise than the source's ("I had like" for "I'd like", "no 1" for "no one",
+    "cheque" for "check"): review, medium."""
     found = ev.of_kind(*UNCERTAIN)
     if not found:
         return None
-    return Call("review", "edited", c.uncertain_review,
-                tuple(_says(UNCERTAIN[d.kind], d.quote_text, d.source_text) for d in found), "low")
+    severity: Severity = "medium" if any(d.kind in STANCE_OR_SENSE for d in found) else "low"
+    return Call("review", "edited", c.uncertain_review, tuple(
+        _marked(ev.quote.text) if d.kind == "quote_marks" else _says(UNCERTAIN[d.kind], d.quote_text, d.source_text)
+        for d in found), severity)
+
+
+# Words in quotation marks inside a quote: "a “fair” bit", «réforme».
+_IN_MARKS = re.compile(r"(?<!\w)[\"\u201c\u201e\u00ab\u2039'\u2018\u201a]"
+                       r"(\w[^\"\u201c\u201d\u00ab\u00bb\u2039\u203a]{0,60}?)"
+                       r"[\"\u201d\u201c\u00bb\u203a'\u2019\u2018]")
+
+
+def _marked(quote: str) -> str:
+    """The reason for quotation marks put in, naming the first words they mark inside the quote (not the
+    marks it is wrapped in)."""
+    body = quote.strip()
+    end = len(body.rstrip(".,;:!?"))
+    found = next((m for i in range(1, end) if (m := _IN_MARKS.match(body, i)) and m.end() < end), None)
+    around = f" around {_show(found.group(1))}" if found else ""
+    return f"the quote puts quotation marks{around} that the source does not have (scare quotes, or words " \
+           "marked as said by someone else)"
 
 
 def cut_inside_a_word(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:

@@ -38,6 +38,7 @@ from ..sources.turns import speaker_key
 from .omissions import (
     addressed,
     aside,
+    broken_off,
     corrects,
     edge_shown,
     gap_text,
@@ -58,9 +59,13 @@ from .rules import (
     contraction_readings,
     cut_word,
     mixed_script,
+    narrows_sense,
     near_word,
+    number_in_sense,
     slip,
     spelling_variant,
+    spelt_out,
+    spelt_out_as_said,
     with_clitic,
 )
 
@@ -77,6 +82,20 @@ _DIGIT = re.compile(r"\d")
 # What may stand before a sentence's first word: an end mark, an opening
 # bracket or quote, a dash, a stage direction like "(laughs)", or nothing.
 _BOUNDARY_BEFORE = re.compile(r"(?:[.!?:;\"(\[\-]|\([^()]{0,30}\)|\[[^\[\]]{0,30}\])\s*$|^\s*$")
+# A stage direction or bracket just before a word: "(laughs) Conservative".
+_ASIDE_AT_END = re.compile(r"(?:\([^()]{0,30}\)|\[[^\[\]]{0,30}\])\s*$")
+
+
+def _opens_sentence(before: str) -> bool:
+    """Whether a word after the text ``before`` it may open a sentence: after a stop, a colon, a dash, an
+    opening mark, or a stage direction that itself follows one ("Right. (laughs) So", not "a more, uh,
+    (laughs) Conservative")."""
+    bare = before
+    while (aside := _ASIDE_AT_END.search(bare)) and bare[:aside.start()].strip():
+        bare = bare[:aside.start()]
+    return bool(_BOUNDARY_BEFORE.search(bare))
+
+
 # "Dr. Okafor": the point after a title ends no sentence.
 _TITLE = re.compile(r"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|Rev|Sr|Jr|St|Gen|Col|Capt|Lt|Sgt|Hon)\.\s*$")
 # A sentence ends at . ! or ? (and the quotes or brackets closing it) before a space or the end.
@@ -147,12 +166,41 @@ def _ends(toks: list[Tok]) -> bool:
     return any(t.text in ".?!" for t in toks)
 
 
+# Quotation marks as normalized text has them (straight), and the ones it may keep; the single ones are
+# apostrophes too.
+QUOTE_MARKS = frozenset("\"'\u201c\u201d\u2018\u2019\u00ab\u00bb\u201e\u201a\u2039\u203a")
+SINGLE_MARKS = frozenset("'\u2018\u2019\u201a")
+
+
+# Kinds of difference that stand where the words do, one for one, though they are not benign: a piece's edge
+# that ends on one is where it belongs, not moved to another word (_refit: "I would" for "I'd", not "hard. I'd").
+IN_PLACE: frozenset[DifferenceKind] = frozenset({"sense", "quote_marks"})
+
+
+def _quote_marks(toks: list[Tok]) -> int:
+    return sum(1 for t in toks if t.text in QUOTE_MARKS)
+
+
 def _line_end_after(norm, at: int) -> bool:
     """Whether only spaces stand between the normalized offset ``at`` and a line break of the original text
     (normalization makes a line break a space)."""
     original = norm.to_original(max(0, at - 1), at)[1]
     rest = norm.original[original:original + 4]
     return any(c in rest for c in "\r\n") and not re.split(r"[\r\n]", rest)[0].strip()
+
+
+def _next_words(src: Source, lo: int, most: int = 4) -> list[str]:
+    """The source's words after the one at normalized offset ``lo``, up to ``most`` of them, within its
+    sentence, without fillers and stage directions."""
+    k = int(np.searchsorted(src.tokens.starts, lo))
+    words: list[str] = []
+    for j in range(k + 1, len(src.tokens)):
+        if len(words) == most or _SENTENCE_STOP.search(src.norm.text, int(src.tokens.ends[j - 1]),
+                                                      int(src.tokens.starts[j])):
+            break
+        if not src.tokens.weak[j]:
+            words.append(src.tokens.words[j])
+    return words
 
 
 def _neighbours(tokens: list[Tok], j1: int, j2: int) -> tuple[str, ...]:
@@ -305,11 +353,11 @@ class _Differ:
         ragged end may take in the end of the sentence before ("it. I'm" for "I am")."""
         for at_start in (True, False):
             kind = self._edge_kind(q, src, s_lo, s_hi, at_start)
-            if kind is None or kind in BENIGN | EDITS | {"speech_act"}:
+            if kind is None or kind in BENIGN | EDITS | IN_PLACE | {"speech_act"}:
                 continue  # a question mark is not moved out of the span to make a statement of it
             for lo, hi in self._alternatives(src, s_lo, s_hi, at_start):
                 kind = self._edge_kind(q, src, lo, hi, at_start)
-                if kind is None or kind in BENIGN | EDITS:
+                if kind is None or kind in BENIGN | EDITS | IN_PLACE:
                     s_lo, s_hi = lo, hi
                     break
         return s_lo, s_hi
@@ -416,9 +464,21 @@ class _Differ:
             kind: DifferenceKind = "number_format" if spelt else "normalization"
             if any(mixed_script(self.q_orig(t.lo, t.hi)) for t in q if t.kind == "word"):
                 kind = "homoglyph"  # letters of another script that look the same: found, never benign
+            elif spelt and not all(self._in_number_sense(src, tq, ts) for tq, ts in zip(q, s)):
+                kind = "sense"  # "no 1" for "no one", "in a 2nd" for "in a second": no number there
             elif any(self._case_changes(src, tq, ts) for tq, ts in zip(q, s) if tq.kind == "word"):
                 kind = "case"
             self.add(kind, quote_text, source_text)
+
+    def _in_number_sense(self, src: Source, tq: Tok, ts: Tok) -> bool:
+        """Whether a source word the quote writes in digits is a number where it stands
+        (rules.number_in_sense: not "one" of "no one", not "second" of "in a second")."""
+        lexicon = self.contract.lexicon
+        word = straight(self.s_orig(src, ts.lo, ts.hi))
+        if lexicon is None or not is_number(tq.text) or not word.isalpha():
+            return True
+        k = int(np.searchsorted(src.tokens.starts, ts.lo))
+        return number_in_sense(lexicon, word, src.tokens.words[k - 1] if k > 0 else "")
 
     def _case_changes(self, src: Source, tq: Tok, ts: Tok) -> bool:
         """A word written in another case that makes it another word (rules.case_changes_word), where
@@ -435,8 +495,7 @@ class _Differ:
         if self._one_case(passage):
             return False
         q_at = self.pq.norm.to_original(tq.lo, tq.hi)[0]
-        return not (_BOUNDARY_BEFORE.search(self.pq.text[:q_at])
-                    or _BOUNDARY_BEFORE.search(src.document.text[max(0, a - 40):a]))
+        return not (_opens_sentence(self.pq.text[:q_at]) or _opens_sentence(src.document.text[max(0, a - 40):a]))
 
     @staticmethod
     def _one_case(text: str) -> bool:
@@ -445,7 +504,7 @@ class _Differ:
         if all(ch.isupper() for ch in text if ch.isalpha() and ch not in "Ii"):
             return True
         words = [m.group() for m in _ALPHA_WORD.finditer(text)
-                 if not _BOUNDARY_BEFORE.search(text[max(0, m.start() - 40):m.start()])]  # not a sentence's first
+                 if not _opens_sentence(text[max(0, m.start() - 40):m.start()])]  # not a sentence's first
         return all(w.islower() for w in words if not (len(w) > 1 and w.isupper()) and w != "I")
 
     def label(self, q: list[Tok], s: list[Tok], src: Source, around: tuple[str, ...] = (), at: int = 0
@@ -462,6 +521,8 @@ class _Differ:
                 return "number"  # "-5" for "5", "€5" for "$5", "5%" for "5"
             if _asks(q) != _asks(s) and _ends(q) and _ends(s):
                 return "speech_act"  # "It was easy." for "It was easy?"
+            if self._inner_marks(q) > _quote_marks(s):
+                return "quote_marks"  # "a "fair" bit" for "a fair bit": scare quotes, a stance put in
             dash_dropped = any(t.text == "-" for t in s) and not q
             return "disfluency" if dash_dropped else "punctuation"
         if not qw and self._markup(s, src):
@@ -487,13 +548,13 @@ class _Differ:
             return edge  # "Joe" for "Joe's" (clitic), "isual" for "visual" (cut)
         if self._names(q, self.pq.norm, self.pq.text) ^ self._names(s, src.norm, src.document.text):
             return "name"  # any change to a name is another person or place, one letter or more
-        readings = contraction_readings(contract.lexicon, qw) & contraction_readings(contract.lexicon, sw)
-        if readings:
-            return "contraction"
+        if contraction_readings(contract.lexicon, qw) & contraction_readings(contract.lexicon, sw):
+            return "contraction" if self._spelt_out_as_said(qw, s, src) else "sense"
         if not sw and all(t.weak for t in q if t.kind == "word"):
             return "disfluency"
         if spelling_variant(contract, qw, sw):
-            return "spelling"
+            assert contract.lexicon is not None  # spelling_variant finds none without one
+            return "sense" if narrows_sense(contract.lexicon, qw, sw) else "spelling"
         capitalised = self._capitalised(q, self.pq.norm, self.pq.text) or self._capitalised(
             s, src.norm, src.document.text)
         if len(qw) == 1 and len(sw) == 1 and not capitalised and slip(contract, qw[0], sw[0]):
@@ -501,6 +562,32 @@ class _Differ:
         if len(qw) == 1 and len(sw) == 1 and not capitalised and near_word(contract, qw[0], sw[0]):
             return "near_word"
         return "word"
+
+    def _inner_marks(self, q: list[Tok]) -> int:
+        """Quotation marks among the quote's tokens ``q`` that stand between words of one fragment of the quote:
+        not the marks it (or a part between ellipses) is wrapped in ("“He said we are done.”"), and of single
+        marks only one that opens before a letter (not the apostrophe of "workers' union" or "'80s")."""
+        pq, text = self.pq, self.pq.norm.text
+        count = 0
+        for t in q:
+            k = int(np.searchsorted(pq.starts, t.lo))
+            if t.text not in QUOTE_MARKS or not 0 < k < len(pq.words) or pq.fragment[k - 1] != pq.fragment[k]:
+                continue
+            opens = not text[t.lo - 1:t.lo].isalnum() and text[t.hi:t.hi + 1].isalpha()
+            count += t.text not in SINGLE_MARKS or opens
+        return count
+
+    def _spelt_out_as_said(self, qw: list[str], s: list[Tok], src: Source) -> bool:
+        """Whether each contraction of the source that reads two ways ("I'd", "it's") and that the quote spells
+        out is spelt out as the source's next words allow (rules.spelt_out_as_said): "I had like" for "I'd
+        like" is not."""
+        lexicon = self.contract.lexicon
+        assert lexicon is not None  # contraction_readings found none without one
+        words = [t for t in s if t.kind == "word"]
+        sw = [t.text for t in words]
+        readings = contraction_readings(lexicon, qw) & contraction_readings(lexicon, sw)
+        return any(all(spelt_out_as_said(lexicon, word, _next_words(src, words[k].lo))
+                       for k, word in spelt_out(lexicon, sw, reading)) for reading in sorted(readings))
 
     def _left_out_empty(self, s: list[Tok], src: Source, sw: list[str], around: tuple[str, ...]) -> bool:
         """Whether source words the quote leaves out are disfluencies (omissions.disfluent) or repeats."""
@@ -817,7 +904,8 @@ def _cut_edges(differ: _Differ, spans: list[tuple[int, int, int]]) -> list[Elisi
         # A short quote is checked against as few words of the rest as it has itself: "whether it's a sort
         # of [recognisable product]" names a product, "..., but I never did" turns a claim.
         reach = min(differ.contract.turning_reach_words, sum(1 for w in differ.pq.words if w))
-        turns = turning(differ.contract, rest.text, before=before, reach=reach)
+        turns = turning(differ.contract, rest.text, before=before, reach=reach) or (
+            [] if before else broken_off(src, differ.contract, lo))
         if turns:
             cuts.append(replace(rest, hidden=tuple(turns), marked=False))
             differ.add("excerpt", "", rest.text.strip())

@@ -139,17 +139,41 @@ def _mark_false_starts(src: Source, contract: Contract, lo: int, hi: int, mask: 
     that I" leaves "you --" out). A negation or number in the broken-off phrase must be said again after it."""
     words = src.tokens.words
     for k in range(lo, min(hi, len(words) - 1)):
-        if not _BREAK_OFF.search(gap_text(src, k + 1)):
-            continue
-        for a in range(max(0, k - most + 1), k + 1):
-            if words[a] != words[k + 1] or _STOP.search(src.norm.text, int(src.tokens.ends[a]),
-                                                         int(src.tokens.starts[k])):
-                continue
+        for a in _restarts(src, k, most):
             dropped = _inverting(contract, words[a:k + 1])
             again = set(_inverting(contract, words[k + 1:k + 2 + (k - a) + 2]))
             if all(d in again for d in dropped):
                 mask[max(a, lo) - lo:k + 1 - lo] = True
                 break
+
+
+def _restarts(src: Source, k: int, most: int) -> list[int]:
+    """Where a phrase the speaker breaks off after word k (at a dash or dots) and begins again with the same
+    word may start: each word a among the ``most`` words up to k, in one sentence, that word k + 1 says again."""
+    words = src.tokens.words
+    if k + 1 >= len(words) or not _BREAK_OFF.search(gap_text(src, k + 1)):
+        return []
+    return [a for a in range(max(0, k - most + 1), k + 1) if words[a] == words[k + 1] and not _STOP.search(
+        src.norm.text, int(src.tokens.ends[a]), int(src.tokens.starts[k]))]
+
+
+def broken_off(src: Source, contract: Contract, end: int) -> list[tuple[str, str]]:
+    """A quote that ends (before source word ``end``) where the speaker broke off and began again, taking back a
+    word of the broken-off phrase ("Ericsson may not -- may withdraw"): (class, words) of the restart, as
+    ``turning`` gives them; [] when the quote's end is no false start, or when the restart says every word of
+    the broken-off phrase again ("a good year -- a very good year")."""
+    words, starts, ends = src.tokens.words, src.tokens.starts, src.tokens.ends
+    restarts = _restarts(src, end - 1, contract.false_start_words)
+    if not restarts:
+        return []
+    stop = next((j for j in range(end + 1, len(words)) if _STOP.search(src.norm.text, int(ends[j - 1]),
+                                                                       int(starts[j]))), len(words))
+    fillers = contract.lexicon.fillers if contract.lexicon is not None else frozenset()
+    for a in restarts:
+        again = set(words[end:min(stop, end + 2 * (end - a) + 3)])
+        if all(w in again or w in fillers for w in words[a:end]):
+            return []
+    return [("correction", " ".join(words[end:min(stop, end + 3)]))]
 
 
 def _inverting(contract: Contract, words: Sequence[str]) -> list[tuple[str, str]]:

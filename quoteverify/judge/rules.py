@@ -110,14 +110,61 @@ def _case_form(word: str) -> str:
 
 
 def spelling_variant(contract: Contract, quote_words: Sequence[str], source_words: Sequence[str]) -> bool:
-    """One word in two spellings of the language (colour/color, learnt/learned)."""
-    if contract.lexicon is None or not quote_words or not source_words:
+    """One word in two spellings of the language (colour/color, learnt/learned). The caller checks
+    narrows_sense: "cheque" for "check" is such a pair, but names one sense of the word."""
+    lexicon = contract.lexicon
+    if lexicon is None or not quote_words or not source_words:
         return False
-    if contract.lexicon.same_spelling(" ".join(quote_words), " ".join(source_words)):
+    if lexicon.same_spelling(" ".join(quote_words), " ".join(source_words)):
         return True  # "all right" for "alright"
     if len(quote_words) != len(source_words):
         return False
-    return all(q == s or contract.lexicon.same_spelling(q, s) for q, s in zip(quote_words, source_words))
+    return all(q == s or lexicon.same_spelling(q, s) for q, s in zip(quote_words, source_words))
+
+
+def narrows_sense(lexicon: Lexicon, quote_words: Sequence[str], source_words: Sequence[str]) -> bool:
+    """Whether the quote respells a source word as a spelling that names only one of its senses: "cheque"
+    (money) for "check" (also to verify), "storey" (a floor) for "story" (lexicon spelling_one_sense)."""
+    narrow = lexicon.spelling_one_sense
+    return any(q in narrow for q in quote_words) and not any(s in narrow for s in source_words)
+
+
+def verb_forms_of(lexicon: Lexicon, word: str) -> frozenset[str]:
+    """What a word shows of the verb it is, from the lexicon's verb_forms: "plain" (like, have, need),
+    "participle" (seen, asked; "perfect" too for been, had, got, gotten), "ing" (going); none for a word
+    the lists do not know (put, come, a noun): it shows nothing."""
+    forms = lexicon.verb_forms
+    if word in forms.get("plain", ()):
+        return frozenset({"plain"})
+    if word in forms.get("participles", ()) or (word.endswith("ed") and not word.endswith("eed") and len(word) > 3):
+        return frozenset({"participle", "perfect"} if word in forms.get("perfect_only", ()) else {"participle"})
+    return frozenset({"ing"}) if word.endswith("ing") and len(word) > 4 else frozenset()
+
+
+def spelt_out_as_said(lexicon: Lexicon, reading: str, following: Sequence[str]) -> bool:
+    """Whether an ambiguous contraction ("I'd": would or had; "it's": is or has) spelt out as ``reading`` is
+    not contradicted by the verb after it (``following``: the source's next words in the sentence, fillers
+    left out; the lexicon's skip words and -ly adverbs are looked past): "had" before a plain verb ("I had
+    like"), "would" before a past participle ("you would seen"), "has" before an -ing form ("he has going"),
+    "is" before a participle of the perfect alone ("it is been") are (lexicon contraction_cues). A verb the
+    lists do not know ("I would put") contradicts nothing: only the sentence can tell, and the reading stands."""
+    contradicting = lexicon.contraction_cues.get(reading)
+    if contradicting is None:
+        return True
+    skip = lexicon.verb_forms.get("skip", frozenset())
+    verb = next((w for w in following if w not in skip and not w.endswith("ly")), "")
+    return contradicting not in verb_forms_of(lexicon, verb)
+
+
+def number_in_sense(lexicon: Lexicon, word: str, before: str) -> bool:
+    """Whether a number word with another sense is a number where it stands, by the word ``before`` it
+    (lexicon number_senses): "one" of "no one" is nobody, "second" of "in a second" a moment; "one of
+    them" and "the second point" are numbers. A word with no other sense always is."""
+    sense = lexicon.number_senses.get(word)
+    if sense is None:
+        return True
+    side, words = sense
+    return (before in words) == (side == "after")
 
 
 def benign_join(contract: Contract, quote_words: Sequence[str], source_words: Sequence[str], *,
@@ -321,16 +368,32 @@ def contraction_readings(lexicon: Lexicon | None, words: Sequence[str], limit: i
         return set()
     readings: list[tuple[str, ...]] = [()]
     for word in words:
-        options: list[tuple[str, ...]] = [(word,)]
-        if word in lexicon.irregular_contractions:
-            options = [lexicon.irregular_contractions[word]]
-        else:
-            for ending, meanings in lexicon.contractions.items():
-                if word.endswith(ending) and len(word) > len(ending):
-                    stem = word[: -len(ending)]
-                    options = [(stem, *meaning) for meaning in meanings]
-                    if ending == "'s":
-                        options.append((word,))  # or a possessive
-                    break
-        readings = [r + o for r in readings for o in options]
+        readings = [r + o for r in readings for o in _spellings(lexicon, word)[0]]
     return set(readings)
+
+
+def _spellings(lexicon: Lexicon, word: str) -> tuple[list[tuple[str, ...]], bool]:
+    """One word's readings with its contraction spelt out ("I'd": i would, i had), and whether the
+    contraction reads two ways (would or had)."""
+    if word in lexicon.irregular_contractions:
+        return [lexicon.irregular_contractions[word]], False
+    for ending, meanings in lexicon.contractions.items():
+        if word.endswith(ending) and len(word) > len(ending):
+            options = [(word[: -len(ending)], *meaning) for meaning in meanings]
+            return options + [(word,)] if ending == "'s" else options, len(meanings) > 1  # 's: or a possessive
+    return [(word,)], False
+
+
+def spelt_out(lexicon: Lexicon, source_words: Sequence[str], reading: Sequence[str]) -> list[tuple[int, str]]:
+    """(index, word) for each contraction among ``source_words`` that reads two ways, with the word that
+    ``reading`` (a reading of the source words that the quote's words have too) spells it out as: "had" for
+    "I'd" in ("i", "had")."""
+    chosen: list[tuple[int, str]] = []
+    at = 0
+    for k, word in enumerate(source_words):
+        options, two_ways = _spellings(lexicon, word)
+        option = next((o for o in options if tuple(reading[at:at + len(o)]) == o), options[0])
+        if two_ways and len(option) > 1:
+            chosen.append((k, option[1]))
+        at += len(option)
+    return chosen

@@ -73,6 +73,17 @@ class Lexicon:
     spelling_words: frozenset[frozenset[str]]
     # A preposition and an article written as one word ("zum": zu dem, "del": de el), for rules that need them.
     contracted_articles: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Spellings that name one sense of the word their other spelling names ("cheque" of "check").
+    spelling_one_sense: frozenset[str] = frozenset()
+    # Verb forms that may contradict how an ambiguous contraction is spelt out (rules.verb_forms_of): class ->
+    # words (plain, participles, perfect_only, skip).
+    verb_forms: dict[str, frozenset[str]] = field(default_factory=dict)
+    # A reading of an ambiguous contraction -> the verb form after it that contradicts it (plain, participle,
+    # ing, perfect).
+    contraction_cues: dict[str, str] = field(default_factory=dict)
+    # A number word with another sense -> ("after": the words before it that show the number, or "not_after":
+    # the words before it that show the other sense).
+    number_senses: dict[str, tuple[str, frozenset[str]]] = field(default_factory=dict)
     # class -> first word -> the lengths of its phrases that open with that word, longest first (``find``)
     openers: dict[str, dict[str, tuple[int, ...]]] = field(init=False, repr=False, compare=False)
 
@@ -175,7 +186,21 @@ def _read(path: Path) -> Lexicon:
                                  for a, b in data.get("spelling_words") or ()),
         contracted_articles={straight(k): tuple(straight(w) for w in v)
                              for k, v in (data.get("contracted_articles") or {}).items()},
+        spelling_one_sense=frozenset(straight(w) for w in data.get("spelling_one_sense") or ()),
+        verb_forms={k: frozenset(" ".join(_words(w)) for w in v) for k, v in (data.get("verb_forms") or {}).items()},
+        contraction_cues={straight(k): v for k, v in (data.get("contraction_cues") or {}).items()},
+        number_senses=_number_senses(data.get("number_senses") or {}),
     )
+
+
+def _number_senses(data: dict) -> dict[str, tuple[str, frozenset[str]]]:
+    senses = {}
+    for word, rule in data.items():
+        [(side, words)] = rule.items()
+        if side not in ("after", "not_after"):
+            raise ValueError(f"number_senses: {word!r} needs 'after' or 'not_after', not {side!r}")
+        senses[straight(word)] = (side, frozenset(" ".join(_words(w)) for w in words))
+    return senses
 
 
 @cache

@@ -30,7 +30,11 @@ MATCH_TYPES: tuple[MatchType, ...] = get_args(MatchType)
 DifferenceKind = Literal[
     "normalization", "punctuation", "editorial", "elision", "disfluency", "typo", "contraction", "spelling",
     "number_format", "markup", "clitic", "cut", "page_break", "footnote", "number", "negation", "name", "word",
-    "near_word", "case", "speech_act", "hyphenation", "homoglyph", "excerpt", "splice", "order"]
+    "near_word", "case", "speech_act", "hyphenation", "homoglyph", "excerpt", "splice", "order",
+    # quotation marks put in around words (scare quotes); a form that may say another thing than the source's:
+    # a contraction spelt out against the verb after it, digits for a word that is no number there, a spelling
+    # that names one sense of the source's word
+    "quote_marks", "sense"]
 DIFFERENCE_KINDS: tuple[DifferenceKind, ...] = get_args(DifferenceKind)
 # Kinds of difference by weight: shown alike by the classifier and every renderer.
 BENIGN: frozenset[DifferenceKind] = frozenset({
