@@ -143,6 +143,7 @@ Ana: The board may not -- may withdraw from the whole project next year, said th
 Ana: We took it to Ottawa in a more, uh, (laughs) conservative way. (laughs) so we waited for the vote.
 Ana: It was a good year -- a very good year for all of us. I'd honestly forgotten the date. Where's he gone now?
 Ana: The workers union voted for it in the 80s. We came first in the league, at first by a little.
+Ana: We asked them twice about the fees. Did they ever pay? No. They were unable to pay before the summer.
 """
 
 
@@ -195,6 +196,13 @@ def read(quote: str):
                  id="case-after-aside"),
     pytest.param("We took it to Ottawa in a more, uh, (laughs) conservative way. (laughs) So we waited for the vote.",
                  "verified", None, id="case-after-stop-and-aside"),
+    # A kept sentence that answers what an ellipsis leaves out points back into it.
+    pytest.param("We asked them twice about the fees. ... No.", "review", "elision", id="an-answer-kept"),
+    pytest.param("We asked them twice about the fees. ... They were unable to pay before the summer.", "verified",
+                 "elision", id="a-sentence-of-its-own-kept"),
+    # A slip that drops a letter of a negating prefix is no slip.
+    pytest.param("They were uable to pay before the summer.", "review", None, id="slip-into-the-negation"),
+    pytest.param("They were unable to pay bfore the summer.", "verified", "typo", id="slip-elsewhere"),
     # A quote that ends where the speaker broke off and began again keeps what the speaker took back.
     pytest.param("The board may not.", "review", "excerpt", id="ends-on-a-false-start"),
     pytest.param("It was a good year.", "verified", None, id="ends-before-a-restart-that-says-it-again"),
@@ -208,6 +216,21 @@ def test_a_form_that_may_read_otherwise(quote: str, status: str, kind: str | Non
         assert kind in kinds(result), result.differences
     if kind in ("sense", "quote_marks", "excerpt"):
         assert result.severity == "medium", result.reasons
+
+
+@pytest.mark.parametrize(("language", "rest", "turns"), [
+    ("nl", " nog niet.", [("negation", "niet")]),        # the kept clause goes on with a negation
+    ("nl", " toe.", [("particle", "toe")]),               # "dat zeg ik graag [toe]": the verb's particle
+    ("de", " vorbei.", [("particle", "vorbei")]),
+    ("nl", " toe, zei hij.", []),                         # more than the particle goes on: judged as before
+    ("en", ", and then we left.", []),
+])
+def test_the_rest_of_a_cut_clause(language: str, rest: str, turns: list) -> None:
+    from quoteverify.judge.omissions import turning
+
+    contract = Contract.of(language, load_config().verdict)
+    assert [hit for hit in turning(contract, rest, before=False, reach=12) if hit[0] in ("negation", "particle")] \
+        == turns
 
 
 def test_scare_quotes_are_named() -> None:

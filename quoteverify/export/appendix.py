@@ -137,7 +137,8 @@ def _contract(verdict: dict) -> str:
         f"{verdict['bracket_context_words']} words). What a quote leaves out counted as benign only when a test "
         "showed it empty of content: under an ellipsis, whole sentences of one speaker's turn (of one "
         "paragraph, where the transcript has no speaker labels) after which the kept sentence does not open "
-        "with a word that points back into them (this, that, it); fillers, also phrases such as 'you know' "
+        "with a word that points back into them (this, that, it) or with an answer to them (yes, no); fillers, "
+        "also phrases such as 'you know' "
         "where the transcript sets them off by punctuation, stutters, repeats, and false starts broken off and "
         f"begun again (of up to {verdict['false_start_words']} words); or an aside set off by parentheses, "
         "dashes, or commas after a relative pronoun or discourse marker, holding no negation, number, name, "
@@ -147,7 +148,8 @@ def _contract(verdict: dict) -> str:
         f"a quote of {verdict['excerpt_min_words']} words or more that starts or ends inside a sentence "
         "without an ellipsis was sent to review when the rest of that sentence turns it (a contrast, "
         "condition, correction or attribution within as many words as the quote has, at most "
-        f"{verdict['turning_reach_words']}, after it; a negation opening a clause after it; a negation, "
+        f"{verdict['turning_reach_words']}, after it; a negation in the clause it cuts or opening a clause after "
+        "it; in German and Dutch, a separable verb's particle alone after it; a negation, "
         "attribution, frame of belief or condition just before it), or when the speaker broke off where it "
         "ends and began again")
     if verdict["edited_is_verified"]:
@@ -158,7 +160,8 @@ def _contract(verdict: dict) -> str:
                  "from the source word (two in words of seven letters or more) that keeps its first letter, is "
                  "written in one script and is no word of the language at any frequency (below Zipf frequency "
                  f"{_num(verdict['word_min_zipf'])} in the wordfreq word list), never in a name, number or "
-                 f"negation, in at most {verdict['edited_max_changes']:.0%} of the words. ")
+                 "negation nor dropping a letter of a negating prefix (uable for unable), in at most "
+                 f"{verdict['edited_max_changes']:.0%} of the words. ")
     else:
         text += (". Quotes with disfluencies left out, slips of the keyboard or contractions changed were sent "
                  "to review. ")

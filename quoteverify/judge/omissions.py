@@ -276,10 +276,14 @@ def addressed(src: Source, contract: Contract, lo: int, hi: int) -> bool:
 
 
 def points_back(contract: Contract, words: Sequence[str]) -> str:
-    """The word a kept sentence opens with when it points back ("That", "It"), after connectives and
-    fillers; "" when it does not."""
+    """The word a kept sentence opens with when it points back: an answer ("No.", "Yes, of course"), or,
+    after connectives and fillers, a word such as "That" or "It"; "" when it does not."""
     if contract.lexicon is None:
         return ""
+    answer = next((w for n in (2, 1) if (w := " ".join(words[:n])) and tuple(words[:n]) in
+                   contract.lexicon.phrases["answer"]), "")
+    if answer:
+        return answer
     opening = _after_connectives(contract, list(words))
     return opening[0] if opening and (opening[0],) in contract.lexicon.phrases["anaphor"] else ""
 
@@ -323,6 +327,12 @@ def turning(contract: Contract, rest: str, *, before: bool, reach: int) -> list[
     joined = next((k for k, c in enumerate(clauses) if k and _opens_with(contract, c, "coordinator")), len(clauses))
     clauses = clauses[:joined]
     found = lexicon.find([w for c in clauses for w in c][:reach], _TURNING_AFTER)
+    # The clause the quote cuts goes on (no mark between) with a negation ("zij doen dat [nog niet]"), or ends
+    # on its verb's particle ("dat zeg ik graag [toe]").
+    if not _CLAUSE.match(rest.lstrip()) and not _opens_with(contract, clauses[0], "coordinator"):
+        found += [("negation", w) for w in clauses[0][:reach] if lexicon.is_negation(w)]
+        if len(clauses) == 1 and len(clauses[0]) == 1 and clauses[0][0] in lexicon.separable_particles:
+            found.append(("particle", clauses[0][0]))
     seen = 0
     for clause in clauses:
         if seen >= reach:

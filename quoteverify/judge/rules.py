@@ -70,6 +70,9 @@ def slip(contract: Contract, quote_word: str, source_word: str) -> bool:
         return False
     if mixed_script(quote_word) or not one_slip(quote_word, source_word):
         return False
+    if len(quote_word) < len(source_word) and any(
+            source_word.startswith(p) and not quote_word.startswith(p) for p in contract.lexicon.negating_prefixes):
+        return False  # "uable" for "unable", "isufficient" for "insufficient": the slip drops a negation's letter
     return not is_word(quote_word, contract.lexicon, min_zipf=contract.word_min_zipf)
 
 

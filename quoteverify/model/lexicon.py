@@ -28,7 +28,7 @@ _FILE_KEYS = {"negation": "negations", "quantifier": "quantifiers", "limiter": "
               "condition": "conditions", "reporting": "reporting", "contrast": "contrasts",
               "correction": "corrections", "filler": "filler_phrases", "anaphor": "anaphors",
               "aside": "aside_openers", "connective": "connectives", "frame": "frames",
-              "coordinator": "coordinators", "address": "addresses"}
+              "coordinator": "coordinators", "address": "addresses", "answer": "answers"}
 APOSTROPHES = "'’ʼ`´"
 
 # The ISO 639-1 codes of the languages the detector (lingua) can name, as data: the config checks its language
@@ -73,6 +73,8 @@ class Lexicon:
     spelling_words: frozenset[frozenset[str]]
     # A preposition and an article written as one word ("zum": zu dem, "del": de el), for rules that need them.
     contracted_articles: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # Particles of a separable verb that close its clause (German "vorbei", Dutch "toe").
+    separable_particles: frozenset[str] = frozenset()
     # Spellings that name one sense of the word their other spelling names ("cheque" of "check").
     spelling_one_sense: frozenset[str] = frozenset()
     # Verb forms that may contradict how an ambiguous contraction is spelt out (rules.verb_forms_of): class ->
@@ -187,6 +189,7 @@ def _read(path: Path) -> Lexicon:
         contracted_articles={straight(k): tuple(straight(w) for w in v)
                              for k, v in (data.get("contracted_articles") or {}).items()},
         spelling_one_sense=frozenset(straight(w) for w in data.get("spelling_one_sense") or ()),
+        separable_particles=frozenset(" ".join(_words(w)) for w in data.get("separable_particles") or ()),
         verb_forms={k: frozenset(" ".join(_words(w)) for w in v) for k, v in (data.get("verb_forms") or {}).items()},
         contraction_cues={straight(k): v for k, v in (data.get("contraction_cues") or {}).items()},
         number_senses=_number_senses(data.get("number_senses") or {}),
