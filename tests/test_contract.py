@@ -144,6 +144,8 @@ Ana: We took it to Ottawa in a more, uh, (laughs) conservative way. (laughs) so 
 Ana: It was a good year -- a very good year for all of us. I'd honestly forgotten the date. Where's he gone now?
 Ana: The workers union voted for it in the 80s. We came first in the league, at first by a little.
 Ana: We asked them twice about the fees. Did they ever pay? No. They were unable to pay before the summer.
+Ana: In theory, the clinic could stay open all year. We have fifteen minutes to play with, at most.
+Ana: The garden opened in the spring, and the school took it over.
 """
 
 
@@ -200,6 +202,10 @@ def read(quote: str):
     pytest.param("We asked them twice about the fees. ... No.", "review", "elision", id="an-answer-kept"),
     pytest.param("We asked them twice about the fees. ... They were unable to pay before the summer.", "verified",
                  "elision", id="a-sentence-of-its-own-kept"),
+    # A qualifier that is the whole rest of the sentence a quote cuts qualifies the kept words.
+    pytest.param("the clinic could stay open all year.", "review", "excerpt", id="after-in-theory"),
+    pytest.param("We have fifteen minutes to play with.", "review", "excerpt", id="before-at-most"),
+    pytest.param("The garden opened in the spring.", "verified", None, id="before-a-clause-of-its-own"),
     # A slip that drops a letter of a negating prefix is no slip.
     pytest.param("They were uable to pay before the summer.", "review", None, id="slip-into-the-negation"),
     pytest.param("They were unable to pay bfore the summer.", "verified", "typo", id="slip-elsewhere"),

@@ -149,7 +149,8 @@ def _contract(verdict: dict) -> str:
         "without an ellipsis was sent to review when the rest of that sentence turns it (a contrast, "
         "condition, correction or attribution within as many words as the quote has, at most "
         f"{verdict['turning_reach_words']}, after it; a negation in the clause it cuts or opening a clause after "
-        "it; in German and Dutch, a separable verb's particle alone after it; a negation, "
+        "it; in German and Dutch, a separable verb's particle alone after it; a hedge, limiter or quantifier "
+        "that is all the rest of the sentence on either side; a negation, "
         "attribution, frame of belief or condition just before it), or when the speaker broke off where it "
         "ends and began again")
     if verdict["edited_is_verified"]:

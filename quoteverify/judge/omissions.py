@@ -275,6 +275,17 @@ def addressed(src: Source, contract: Contract, lo: int, hi: int) -> bool:
     return all(address(k) or name(k) or words[k] in lexicon.determiners for k in range(lo, hi))
 
 
+def _qualifier_alone(contract: Contract, clauses: list[list[str]]) -> list[tuple[str, str]]:
+    """The hedge, limiter or quantifier that the rest of a cut sentence is made of, after its connectives
+    ("In theory, [...]", "[...], at most."); [] when the rest says more than that."""
+    assert contract.lexicon is not None
+    if len(clauses) != 1:
+        return []
+    words = _after_connectives(contract, clauses[0])
+    hits = contract.lexicon.find(words, _QUALIFYING)
+    return hits[:1] if words and hits and hits[0][1] == " ".join(words) else []
+
+
 def points_back(contract: Contract, words: Sequence[str]) -> str:
     """The word a kept sentence opens with when it points back: an answer ("No.", "Yes, of course"), or,
     after connectives and fillers, a word such as "That" or "It"; "" when it does not."""
@@ -291,6 +302,9 @@ def points_back(contract: Contract, words: Sequence[str]) -> str:
 _CLAUSE = re.compile(r"[,;:()\-]")
 _FRAMING = ("negation", "reporting", "frame", "condition")
 _TURNING_AFTER = ("contrast", "correction", "condition", "reporting")
+# A qualifier that stands as a clause of its own next to the cut qualifies the kept words: "In theory, [...]",
+# "[...], at most."
+_QUALIFYING = ("hedge", "limiter", "quantifier")
 # How many words just before a cut a frame must stand within to govern the kept words: "they say [...]",
 # "I don't think [...]", "it's not true that [...]".
 _FRAME_WORDS = 3
@@ -318,6 +332,7 @@ def turning(contract: Contract, rest: str, *, before: bool, reach: int) -> list[
         # glaubt, [der Markt wird ...]", "they said, [...]").
         adjacent = clauses[-1]
         found = lexicon.find(adjacent[-_FRAME_WORDS:], _FRAMING) + lexicon.find(adjacent[-reach:], ("reporting",))
+        found += _qualifier_alone(contract, clauses)
         found = [hit for hit in found if hit[0] != "reporting" or not _said_by_the_speaker(contract, adjacent, hit[1])]
         for clause in clauses:  # a condition opening a clause before the cut: "if we win, [we celebrate]"
             opening = _after_connectives(contract, clause)
@@ -327,6 +342,7 @@ def turning(contract: Contract, rest: str, *, before: bool, reach: int) -> list[
     joined = next((k for k, c in enumerate(clauses) if k and _opens_with(contract, c, "coordinator")), len(clauses))
     clauses = clauses[:joined]
     found = lexicon.find([w for c in clauses for w in c][:reach], _TURNING_AFTER)
+    found += _qualifier_alone(contract, clauses)
     # The clause the quote cuts goes on (no mark between) with a negation ("zij doen dat [nog niet]"), or ends
     # on its verb's particle ("dat zeg ik graag [toe]").
     if not _CLAUSE.match(rest.lstrip()) and not _opens_with(contract, clauses[0], "coordinator"):
