@@ -290,12 +290,20 @@ def verify_one(doc: Doc, quote: str):
 OTHER_DOCUMENT = TINY_CORPUS["interview-02"]
 
 
+_EN = lexicon_for("en")
+
+
+def _class_words(*classes: str) -> frozenset[str]:
+    """Every word of the English lexicon's phrases of these classes."""
+    return frozenset(w for cls in classes for entry in _EN.phrases[cls] for w in entry)
+
+
+# Qualifiers: alone as the rest of a sentence, they qualify a cut ("Already, [...]", "[...] maybe.").
+QUALIFIERS = _class_words("hedge", "limiter", "quantifier")
 # Words that may turn a sentence an excerpt is cut from ("they said", "but", "maybe"): a verbatim excerpt
 # whose sentence holds one goes to review when the quote is long enough to claim something.
-_EN = lexicon_for("en")
-TURNING = frozenset(w for cls in ("negation", "contrast", "condition", "correction", "reporting", "frame", "hedge",
-                                  "limiter", "quantifier")  # a limiter alone ("Already, [...]") qualifies a cut
-                    for entry in _EN.phrases[cls] for w in entry) | {"don't", "can't"}
+TURNING = _class_words("negation", "contrast", "condition", "correction", "reporting", "frame") | QUALIFIERS | {
+    "don't", "can't"}
 
 
 NEUTRAL = [w for w in VOCAB if w not in TURNING]
@@ -304,9 +312,6 @@ NEUTRAL = [w for w in VOCAB if w not in TURNING]
 def untouched_by_the_rest(doc: Doc, i: int, j: int) -> bool:
     """No word outside words i..j could turn them."""
     return not TURNING & set(doc.words[:i] + doc.words[j + 1:])
-
-
-QUALIFIERS = frozenset(w for cls in ("hedge", "limiter", "quantifier") for entry in _EN.phrases[cls] for w in entry)
 
 
 def qualified_alone(doc: Doc, i: int, j: int) -> bool:

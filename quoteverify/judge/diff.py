@@ -47,6 +47,7 @@ from .omissions import (
     names_in,
     points_back,
     set_off,
+    stop_before,
     turning,
 )
 from .rules import (
@@ -195,8 +196,7 @@ def _next_words(src: Source, lo: int, most: int = 4) -> list[str]:
     k = int(np.searchsorted(src.tokens.starts, lo))
     words: list[str] = []
     for j in range(k + 1, len(src.tokens)):
-        if len(words) == most or _SENTENCE_STOP.search(src.norm.text, int(src.tokens.ends[j - 1]),
-                                                      int(src.tokens.starts[j])):
+        if len(words) == most or stop_before(src, j):
             break
         if not src.tokens.weak[j]:
             words.append(src.tokens.words[j])
@@ -548,8 +548,9 @@ class _Differ:
             return edge  # "Joe" for "Joe's" (clitic), "isual" for "visual" (cut)
         if self._names(q, self.pq.norm, self.pq.text) ^ self._names(s, src.norm, src.document.text):
             return "name"  # any change to a name is another person or place, one letter or more
-        if contraction_readings(contract.lexicon, qw) & contraction_readings(contract.lexicon, sw):
-            return "contraction" if self._spelt_out_as_said(qw, s, src) else "sense"
+        readings = contraction_readings(contract.lexicon, qw) & contraction_readings(contract.lexicon, sw)
+        if readings:
+            return "contraction" if self._spelt_out_as_said(readings, s, src) else "sense"
         if not sw and all(t.weak for t in q if t.kind == "word"):
             return "disfluency"
         if spelling_variant(contract, qw, sw):
@@ -577,15 +578,14 @@ class _Differ:
             count += t.text not in SINGLE_MARKS or opens
         return count
 
-    def _spelt_out_as_said(self, qw: list[str], s: list[Tok], src: Source) -> bool:
-        """Whether each contraction of the source that reads two ways ("I'd", "it's") and that the quote spells
-        out is spelt out as the source's next words allow (rules.spelt_out_as_said): "I had like" for "I'd
-        like" is not."""
+    def _spelt_out_as_said(self, readings: set[tuple[str, ...]], s: list[Tok], src: Source) -> bool:
+        """Whether, in one of the ``readings`` the quote and the source words ``s`` share, each contraction of
+        the source that reads two ways ("I'd", "it's") is spelt out as the source's next words allow
+        (rules.spelt_out_as_said): "I had like" for "I'd like" is not."""
         lexicon = self.contract.lexicon
         assert lexicon is not None  # contraction_readings found none without one
         words = [t for t in s if t.kind == "word"]
         sw = [t.text for t in words]
-        readings = contraction_readings(lexicon, qw) & contraction_readings(lexicon, sw)
         return any(all(spelt_out_as_said(lexicon, word, _next_words(src, words[k].lo))
                        for k, word in spelt_out(lexicon, sw, reading)) for reading in sorted(readings))
 

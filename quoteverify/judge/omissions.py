@@ -157,17 +157,23 @@ def _restarts(src: Source, k: int, most: int) -> list[int]:
         src.norm.text, int(src.tokens.ends[a]), int(src.tokens.starts[k]))]
 
 
+def stop_before(src: Source, k: int) -> bool:
+    """Whether a sentence stop stands between source words k - 1 and k: word k opens a sentence."""
+    return bool(_STOP.search(gap_text(src, k)))
+
+
 def broken_off(src: Source, contract: Contract, end: int) -> list[tuple[str, str]]:
     """A quote that ends (before source word ``end``) where the speaker broke off and began again, taking back a
     word of the broken-off phrase ("Ericsson may not -- may withdraw"): (class, words) of the restart, as
     ``turning`` gives them; [] when the quote's end is no false start, or when the restart says every word of
     the broken-off phrase again ("a good year -- a very good year")."""
-    words, starts, ends = src.tokens.words, src.tokens.starts, src.tokens.ends
-    restarts = _restarts(src, end - 1, contract.false_start_words)
+    words, most = src.tokens.words, contract.false_start_words
+    restarts = _restarts(src, end - 1, most)
     if not restarts:
         return []
-    stop = next((j for j in range(end + 1, len(words)) if _STOP.search(src.norm.text, int(ends[j - 1]),
-                                                                       int(starts[j]))), len(words))
+    # Where the sentence ends, looked for only as far as the restart is read (2 * most + 3 words).
+    reach = min(len(words), end + 2 * most + 3)
+    stop = next((j for j in range(end + 1, reach) if stop_before(src, j)), reach)
     fillers = contract.lexicon.fillers if contract.lexicon is not None else frozenset()
     for a in restarts:
         again = set(words[end:min(stop, end + 2 * (end - a) + 3)])
@@ -291,10 +297,10 @@ def points_back(contract: Contract, words: Sequence[str]) -> str:
     after connectives and fillers, a word such as "That" or "It"; "" when it does not."""
     if contract.lexicon is None:
         return ""
-    answer = next((w for n in (2, 1) if (w := " ".join(words[:n])) and tuple(words[:n]) in
-                   contract.lexicon.phrases["answer"]), "")
-    if answer:
-        return answer
+    answers = contract.lexicon.phrases["answer"]
+    for n in contract.lexicon.openers["answer"].get(words[0], ()) if words else ():
+        if tuple(words[:n]) in answers:
+            return " ".join(words[:n])
     opening = _after_connectives(contract, list(words))
     return opening[0] if opening and (opening[0],) in contract.lexicon.phrases["anaphor"] else ""
 
