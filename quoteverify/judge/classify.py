@@ -156,8 +156,9 @@ def _inside(gap: Elision, o: Omitting) -> Problem | None:
     if gap.shown or not gap.words:
         return None
     if gap.points_back:
-        return Problem(f"the sentence kept after the ellipsis opens with '{gap.points_back}', which may point back "
-                       f"into the {gap.sentences} sentence{'s' if gap.sentences != 1 else ''} it leaves out: "
+        into = "answer a question among" if "?" in gap.left_out else "point back into"
+        return Problem(f"the sentence kept after the ellipsis opens with '{gap.points_back}', which may {into} the "
+                       f"{gap.sentences} sentence{'s' if gap.sentences != 1 else ''} it leaves out: "
                        f"{_show(gap.left_out, 60)}", "medium", o.confidence.excerpt_review)
     if not o.has_lexicon:
         return Problem(f"ellipsis inside a sentence: the language ({o.language}) has no lexicon to check what it "
@@ -173,7 +174,7 @@ def _edge(gap: Elision, o: Omitting) -> tuple[Problem | None, str]:
     """The rest of a sentence the quote starts or ends in: (a problem, or a note for the reader)."""
     side = "starts" if gap.where == "before" else "ends"
     if gap.marked:
-        if gap.shown == "clause" or gap.shown and not gap.hidden:
+        if gap.shown in ("clause", "connective") or gap.shown and not gap.hidden:
             return None, ""
         holds = f", which holds {_holding(gap.hidden)}" if gap.hidden else ", which is part of the sentence it cuts"
         return Problem(f"the ellipsis where the quote {side} leaves out {_show(gap.left_out, 60)}{holds}",
@@ -485,11 +486,23 @@ def wrong_speaker(ev: Evidence, speaker: str, turn_speakers: tuple[str, ...]) ->
         problems.append(Problem(f"from the interviewer's turn ({speaker}), not a participant's", "medium"))
     if len(turn_speakers) > 1:
         crossing = f"runs across {len(turn_speakers)} speaker turns ({', '.join(turn_speakers)})"
-        if quote.speaker or any(INTERVIEWER.match(speaker_key(s)) for s in turn_speakers):
+        # An ellipsis that joins the speakers is named as such (omission_problems); else the quote must name
+        # each speaker it runs into.
+        unnamed = _unnamed(quote.text, turn_speakers) and not any(gap.speakers for gap in ev.comparison.elided)
+        if quote.speaker or unnamed or any(INTERVIEWER.match(speaker_key(s)) for s in turn_speakers):
             problems.append(Problem(crossing, "high"))
         else:
             notes.append(crossing)
     return problems, notes
+
+
+def _unnamed(quote: str, turn_speakers: tuple[str, ...]) -> bool:
+    """Whether a quote that runs across speakers' turns gives another speaker's words without the label that
+    says whose they are ("Jack, how do you read? Fred, Houston is reading you" over a "CC:" label): the label of
+    each turn it runs into, as the source writes it, must be among the quote's words."""
+    said = set(WORD.findall(quote.casefold()))
+    return any(speaker_key(later) != speaker_key(before) and not set(WORD.findall(later.casefold())) <= said
+               for before, later in zip(turn_speakers, turn_speakers[1:]))
 
 
 def _located(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call:

@@ -321,10 +321,12 @@ class _Differ:
         src = self.corpus.sources[seg.doc]
         (q_lo, q_hi), (s_lo, s_hi) = self.spans(seg)
         s_hi, left_off = self._clitic_edge(seg, src, s_hi)
-        if (not self.pq.parts_within(q_lo, q_hi) and self.q_orig(q_lo, q_hi) == self.s_orig(src, s_lo, s_hi)
+        if (self.q_orig(q_lo, q_hi) == self.s_orig(src, s_lo, s_hi)
                 and not src.pages.skipped(src.document.text, *src.norm.to_original(s_lo, s_hi))):
             self.differences += left_off
-            return s_lo, s_hi  # character for character, and no page furniture copied with it: nothing else to name
+            # Character for character, and no page furniture copied with it: nothing else to name. Brackets
+            # included: "[in one location]" where the source writes it so is the source's own, not the editor's.
+            return s_lo, s_hi
         q = self._numbers(_quote_tokens(self.pq, q_lo, q_hi))
         self._diffs.clear()  # the diffs of this piece's quote tokens only
         s_lo, s_hi = self._refit(q, src, s_lo, s_hi)
@@ -678,11 +680,18 @@ class _Differ:
 
     def _site(self, src: Source, at: int, replaced: int, after: str) -> BracketSite:
         """What a reader has heard where a bracket stands for source words [at, at + replaced)."""
-        spoken = _spoken_before(src, at, self.contract.bracket_context_words)
+        reach = self.contract.bracket_context_words
+        asked = _asked_before(src, at, reach)
+        spoken = _spoken_before(src, at, reach) + asked
         turn = src.turn_at(src.span(at, at + 1)[0]) if at < len(src.tokens) else None
         speaker = frozenset(straight(w) for w in WORD.findall(turn.speaker.casefold())) if turn else frozenset()
         body = src.word_at(turn.body) if turn is not None else 0
         named = tuple(n for n in names_in(src, body, at) if straight(n.casefold()) not in speaker)
+        heard = _said_in(src, body, at) if turn is not None else []
+        # Words of address ("Herr Abgeordneter", "Mr. Chair") name whom the speaker speaks to, not a topic.
+        address = self.contract.lexicon.phrases["address"] if self.contract.lexicon is not None else frozenset()
+        earlier = frozenset(w for k in (*heard, *asked) if not src.tokens.weak[k]
+                            and (w := src.tokens.words[k],) not in address)
         following = at + replaced
         while following < len(src.tokens) and src.tokens.weak[following]:
             following += 1
@@ -690,7 +699,10 @@ class _Differ:
         if following < len(src.tokens) and not _PARTS.search(src.norm.text, int(src.tokens.ends[following - 1]),
                                                               int(src.tokens.starts[following])):
             next_word = src.tokens.words[following]
-        return BracketSite(frozenset(src.tokens.words[k] for k in spoken), speaker, after, named, next_word)
+        people = tuple((said, sentence) for said, sentence in _people(src, asked[0] if asked else body, at)
+                       if not all((w,) in address for w in said)) if turn is not None else ()
+        return BracketSite(frozenset(src.tokens.words[k] for k in spoken), speaker, after, named, next_word,
+                           earlier, people)
 
     @staticmethod
     def _names(toks: list[Tok], norm, original: str) -> frozenset[str]:
@@ -723,6 +735,58 @@ def _spoken_before(src: Source, at: int, reach: int) -> list[int]:
         if (turn is None or not turn.start <= first < turn.body) and not src.tokens.weak[k]:
             spoken.append(k)
     return spoken
+
+
+_IN_PARENTHESES = re.compile(r"\([^()]*\)")
+
+
+def _said_in(src: Source, lo: int, hi: int) -> list[int]:
+    """Source words [lo, hi) but those in parentheses: in a record those are the transcriber's ("(Beifall bei
+    Abgeordneten der NEOS.)"), and what a bracket may name must be what the speaker said."""
+    if hi <= lo:
+        return []
+    a, b = src.span(lo, hi)
+    inside = [src.word_at(offset) for m in _IN_PARENTHESES.finditer(src.document.text, a, b) for offset in m.span()]
+    skip = {k for first, last in zip(inside[::2], inside[1::2]) for k in range(first, last)}
+    return [k for k in range(lo, hi) if k not in skip]
+
+
+def _people(src: Source, lo: int, hi: int) -> tuple[tuple[frozenset[str], int], ...]:
+    """The names of people (or bodies) said in source words [lo, hi): each run of two words or more written with a
+    capital ("Matt Westgate", "Admiral Poindexter", "Mr. McFarlane"), with the number of the sentence it starts in
+    (counted from word lo), in order; no speaker's label."""
+    text, words = src.document.text, src.tokens.words
+    found: list[tuple[frozenset[str], int]] = []
+    run: list[str] = []
+    run_sentence = sentence = 0
+    for k in range(lo, hi):
+        first = src.span(k, k + 1)[0]
+        stop = k > lo and stop_before(src, k) and not _TITLE.search(text[max(0, first - 8):first])
+        sentence += stop
+        capital = text[first:first + 1].isupper() and not src.turns.in_label(first, first + 1)
+        if capital and run and not stop:
+            run.append(words[k])
+            continue
+        if len(run) > 1:
+            found.append((frozenset(run), run_sentence))
+        run, run_sentence = ([words[k]] if capital else []), sentence
+    if len(run) > 1:
+        found.append((frozenset(run), run_sentence))
+    return tuple(found)
+
+
+def _asked_before(src: Source, at: int, reach: int) -> list[int]:
+    """The words of the turn before the one source word ``at`` stands in, when another speaker said them and word
+    ``at`` is among the first ``reach`` words of its turn: the question it answers ("What happens on the ward?"
+    -- "It [the ward] is ..."); at most its last ``reach`` words, without fillers or stage directions."""
+    turn = src.turn_at(src.span(at, at + 1)[0]) if at < len(src.tokens) else None
+    if turn is None or at - src.word_at(turn.body) > reach or turn.start == 0:
+        return []
+    before = src.turn_at(turn.start - 1)
+    if before is None or speaker_key(before.speaker) == speaker_key(turn.speaker):
+        return []
+    lo, hi = src.word_at(before.body), src.word_at(turn.start)
+    return [k for k in range(max(lo, hi - reach), hi) if not src.tokens.weak[k]]
 
 
 def _opening_quote_before(text: str, at: int) -> bool:
@@ -777,7 +841,7 @@ def _elision(src: Source, contract: Contract, prev: Segment, seg: Segment, p_end
         return Elision(gap, hi - lo, 0, between, tuple(hidden(contract, [gap])), left_out=gap.strip())
     if whole and _one_turn(src, gap):
         sentences = len(ends) - opens_with_stop
-        opener = points_back(contract, src.tokens.words[hi:hi + 4])
+        opener = points_back(contract, src.tokens.words[hi:hi + 4], asked="?" in gap, labelled=len(src.turns) > 0)
         if not opener:
             return Elision(gap, hi - lo, sentences, shown="sentences")
         return Elision(gap, hi - lo, sentences, left_out=gap.strip(), points_back=opener)
@@ -826,7 +890,7 @@ def _one_turn(src: Source, gap: str) -> bool:
 
 def _open_ends(pq: PreparedQuote) -> tuple[bool, bool]:
     """Whether the quote opens and whether it closes with an ellipsis ("... and then we left ...")."""
-    marks = [p for p in pq.parts if p.kind != "text" or pq.norm.text[p.start:p.end].strip(" .,;:!?\"'")]
+    marks = [p for p in pq.parts if p.kind not in ("text", "label") or pq.norm.text[p.start:p.end].strip(" .,;:!?\"'")]
     return (bool(marks) and marks[0].kind == "ellipsis", bool(marks) and marks[-1].kind == "ellipsis")
 
 
@@ -880,6 +944,20 @@ def _corrected_after(src: Source, contract: Contract, end: int) -> Elision | Non
     return replace(sentence, hidden=tuple(found)) if sentence is not None and found else None
 
 
+# Quotation marks that open and that close a quotation in a source's text.
+_OPENING_MARKS = frozenset("\"\u201c\u201e\u00ab")
+_CLOSING_MARKS = frozenset("\"\u201d\u00bb")
+
+
+def _whole_quotation(text: str, start: int, end: int) -> bool:
+    """Whether original text [start, end) is a quotation of the source whole: it opens at an opening
+    quotation mark (or just after one) and ends at the closing one (or just before it, its stop aside)."""
+    opens = text[start:start + 1] in _OPENING_MARKS or text[max(0, start - 1):start] in _OPENING_MARKS
+    after = text[end:end + 3].lstrip(".,;:!?")
+    closes = text[end - 1:end] in _CLOSING_MARKS or after[:1] in _CLOSING_MARKS
+    return opens and closes and end > start
+
+
 def _cut_edges(differ: _Differ, spans: list[tuple[int, int, int]]) -> list[Elision]:
     """What the quote leaves out of the sentences it starts and ends in: the rest an ellipsis at either end
     stands for, and the rest of a sentence it cuts without one when that rest turns the kept words."""
@@ -906,6 +984,11 @@ def _cut_edges(differ: _Differ, spans: list[tuple[int, int, int]]) -> list[Elisi
         reach = min(differ.contract.turning_reach_words, sum(1 for w in differ.pq.words if w))
         turns = turning(differ.contract, rest.text, before=before, reach=reach) or (
             [] if before else broken_off(src, differ.contract, lo))
+        if before and len({doc for doc, _, _ in spans}) == 1 and _whole_quotation(
+                src.document.text, spans[0][1], spans[-1][2]):
+            # The quote is a quotation of the source, whole: what introduces it ('saying, "..."', 'if ..., go
+            # "..."') says who said it, and its marks show it; only a denial or a doubt turns it.
+            turns = [hit for hit in turns if hit[0] in ("negation", "frame")]
         if turns:
             cuts.append(replace(rest, hidden=tuple(turns), marked=False))
             differ.add("excerpt", "", rest.text.strip())
@@ -972,6 +1055,12 @@ def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_g
             if elision is not None:
                 elided.append(elision)
     elided += _cut_edges(differ, spans)
+    for part in pq.parts:
+        if part.kind == "label":  # "P1: We get ...": who says it; whether it is the right speaker is classify's
+            src = corpus.sources[spans[0][0]]
+            turn = src.turn_at(spans[0][1])
+            said = src.document.text[turn.start:turn.body].strip() if turn is not None else ""
+            differ.add("markup", differ.q_orig(part.start, part.end).strip(), said)
     for a, b in _uncovered(pq, segments):
         differ.add("word", differ.q_orig(int(pq.starts[a]), int(pq.ends[b - 1])), "")
     docs = {doc for doc, _, _ in spans}

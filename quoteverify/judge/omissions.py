@@ -32,12 +32,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..model.lexicon import MEANING_CLASSES, TURNING_CLASSES, straight
+from ..model.lexicon import MEANING_CLASSES, TURNING_CLASSES, is_word, straight
 from ..sources.corpus import Source
 from ..sources.numbers import number_words
 from ..sources.numbers import phrases as number_phrases
 from ..sources.tokenize import TOKEN, WORD
-from .rules import Contract
+from .rules import Contract, contraction_readings
 
 _BREAK_OFF = re.compile(r"-|\.\.")
 _STOP = re.compile(r"[.!?]")
@@ -134,27 +134,91 @@ def _mark_stutters(src: Source, contract: Contract, lo: int, hi: int, mask: np.n
 
 
 def _mark_false_starts(src: Source, contract: Contract, lo: int, hi: int, mask: np.ndarray, most: int) -> None:
-    """A phrase broken off at a dash or dots and begun again with its first word: "we were -- we are",
-    "I might -- I can", "I think -- I think" (the phrase may begin before the words left out: "that you --
-    that I" leaves "you --" out). A negation or number in the broken-off phrase must be said again after it."""
+    """A phrase broken off at a dash, dots or a filler and begun again with its first word: "we were -- we are",
+    "I might -- I can", "that I, um, that I", "it is a -- it's a" (the phrase may begin before the words left
+    out: "that you -- that I" leaves "you --" out); or a phrase of words that name nothing broken off at a dash
+    and begun anew ("that these -- the GPs"). A negation or number in the broken-off phrase must be said again
+    after it."""
     words = src.tokens.words
     for k in range(lo, min(hi, len(words) - 1)):
-        for a in _restarts(src, k, most):
+        restart = _restart_at(src, contract, k)
+        for a in _restarts(src, contract, k, most):
             dropped = _inverting(contract, words[a:k + 1])
-            again = set(_inverting(contract, words[k + 1:k + 2 + (k - a) + 2]))
+            again = set(_inverting(contract, words[restart:restart + 1 + (k - a) + 2]))
             if all(d in again for d in dropped):
                 mask[max(a, lo) - lo:k + 1 - lo] = True
                 break
+        else:
+            if _BREAK_OFF.search(gap_text(src, k + 1)):
+                a = _names_nothing_back_to(src, contract, lo, k, most)
+                mask[a - lo:k + 1 - lo] |= a <= k
 
 
-def _restarts(src: Source, k: int, most: int) -> list[int]:
-    """Where a phrase the speaker breaks off after word k (at a dash or dots) and begins again with the same
-    word may start: each word a among the ``most`` words up to k, in one sentence, that word k + 1 says again."""
+def _names_nothing_back_to(src: Source, contract: Contract, lo: int, k: int, most: int) -> int:
+    """The first of the words [a, k] from ``lo`` on, at most ``most`` of them and within a sentence, that name
+    nothing and hold no word of a contract class ("that these" of "that these -- the GPs"); k + 1 when word k
+    does not."""
     words = src.tokens.words
-    if k + 1 >= len(words) or not _BREAK_OFF.search(gap_text(src, k + 1)):
+    a = k + 1
+    while a > max(lo, k - most + 1) and _function_word(contract, words[a - 1]) and not stop_before(src, a):
+        a -= 1
+    while a <= k and carried(contract, words[a:k + 1]):
+        a += 1
+    return a
+
+
+def _restart_at(src: Source, contract: Contract, k: int) -> int:
+    """The word a speaker begins again with after breaking off after word k: the first after it that is no
+    filler and no filler phrase the transcript sets off (``-- you know, I'm``, ``, um, that``); len(words) when
+    there is none."""
+    words, weak = src.tokens.words, src.tokens.weak
+    j = k + 1
+    while j < len(words) and weak[j] and not stop_before(src, j):
+        n = _filler_at(contract, words, j)
+        if not n or not weak[j:j + n].all():
+            break
+        j += n
+    return j
+
+
+def _filler_at(contract: Contract, words: Sequence[str], j: int) -> int:
+    """How many words a filler or filler phrase that opens at word j has (0 when none does)."""
+    if contract.lexicon is None:
+        return 0
+    if words[j] in contract.lexicon.fillers:
+        return 1
+    phrases = contract.lexicon.phrases["filler"]
+    return next((n for n in contract.lexicon.openers["filler"].get(words[j], ())
+                 if tuple(words[j:j + n]) in phrases), 0)
+
+
+def _restarts(src: Source, contract: Contract, k: int, most: int) -> list[int]:
+    """Where a phrase the speaker breaks off after word k (at a dash or dots, or with a filler) and begins again
+    with the same word may start: each word a among the ``most`` words up to k, in one sentence, that the word
+    begun again with says again ("it" for "it's": a contraction is said again by its first word)."""
+    words = src.tokens.words
+    j = _restart_at(src, contract, k)
+    filler = j > k + 1
+    if j >= len(words) or stop_before(src, j) or not (_BREAK_OFF.search(gap_text(src, k + 1)) or filler):
         return []
-    return [a for a in range(max(0, k - most + 1), k + 1) if words[a] == words[k + 1] and not _STOP.search(
-        src.norm.text, int(src.tokens.ends[a]), int(src.tokens.starts[k]))]
+    return [a for a in range(max(0, k - most + 1), k + 1) if _begins_again(contract, words[a], words[j])
+            and not _STOP.search(src.norm.text, int(src.tokens.ends[a]), int(src.tokens.starts[k]))]
+
+
+def _begins_again(contract: Contract, word: str, again: str) -> bool:
+    """Whether ``again`` begins anew with ``word``: the same word, or a contraction of it ("it's" for "it", "it"
+    for "it's")."""
+    return word == again or word in _opening(contract, again) or again in _opening(contract, word)
+
+
+def _opening(contract: Contract, word: str) -> set[str]:
+    """The first word of each reading of a contraction spelt out ("it" of "it's"); none for another word."""
+    return {reading[0] for reading in contraction_readings(contract.lexicon, [word]) if len(reading) > 1}
+
+
+def _function_word(contract: Contract, word: str) -> bool:
+    """A word so frequent that it names nothing (rules' function-word test)."""
+    return contract.lexicon is not None and is_word(word, contract.lexicon, min_zipf=contract.function_word_zipf)
 
 
 def stop_before(src: Source, k: int) -> bool:
@@ -165,15 +229,18 @@ def stop_before(src: Source, k: int) -> bool:
 def broken_off(src: Source, contract: Contract, end: int) -> list[tuple[str, str]]:
     """A quote that ends (before source word ``end``) where the speaker broke off and began again, taking back a
     word of the broken-off phrase ("Ericsson may not -- may withdraw"): (class, words) of the restart, as
-    ``turning`` gives them; [] when the quote's end is no false start, or when the restart says every word of
-    the broken-off phrase again ("a good year -- a very good year")."""
+    ``turning`` gives them; [] when the quote's end is no false start, when the restart says every word of
+    the broken-off phrase again ("a good year -- a very good year"), or when a second dash in the sentence
+    closes what the first opened (an aside: "the eye - the muscles of orbit - to focus")."""
     words, most = src.tokens.words, contract.false_start_words
-    restarts = _restarts(src, end - 1, most)
+    restarts = _restarts(src, contract, end - 1, most)
     if not restarts:
         return []
     # Where the sentence ends, looked for only as far as the restart is read (2 * most + 3 words).
     reach = min(len(words), end + 2 * most + 3)
     stop = next((j for j in range(end + 1, reach) if stop_before(src, j)), reach)
+    if any(_BREAK_OFF.search(gap_text(src, j)) for j in range(end + 2, stop)):
+        return []  # "the eye - the muscles of orbit - to focus": a pair of dashes sets an aside off
     fillers = contract.lexicon.fillers if contract.lexicon is not None else frozenset()
     for a in restarts:
         again = set(words[end:min(stop, end + 2 * (end - a) + 3)])
@@ -236,23 +303,37 @@ def set_off(src: Source, contract: Contract, lo: int, hi: int) -> bool:
     closer = next((c for c in after if not c.isspace()), "")
     if not opener or closer != _ASIDE_MARKS[opener] or _STOP.search(before + after):
         return False
-    inner = src.norm.text[int(src.tokens.starts[lo]):int(src.tokens.ends[hi - 1])]
+    inner = TITLE_POINT.sub("", src.norm.text[int(src.tokens.starts[lo]):int(src.tokens.ends[hi - 1])])
     if _STOP.search(inner) or "\n" in inner or (opener in ",-" and opener in inner):
         return False
     words = src.tokens.words[lo:hi]
-    return opener != "," or _opens_with(contract, words, "aside")
+    if opener != "," or _opens_with(contract, words, "aside"):
+        return True
+    # A clause of its own or examples, but not the words a kept word before them wants ("a number of, and a
+    # range of clinicians, so"): that word must name something.
+    return any(_opens_with(contract, words, cls) for cls in _CLAUSE_OPENERS) and lo > 0 \
+        and not _function_word(contract, src.tokens.words[lo - 1])
+
+
+# Besides an aside opener (", which we discussed,"), what a stretch set off by commas may open with to be an aside
+# rather than an item of a list: a clause of its own joined by "and" or "so" (", and the statistics prove that,")
+# or giving a reason (", since he's the pilot,"), or examples (", like Mr. McFarlane,").
+_CLAUSE_OPENERS = ("coordinator", "reason", "example")
+# The point after a title ("Mr. McFarlane"), which ends no sentence.
+TITLE_POINT = re.compile(r"(?i)\b(?:dr|mr|mrs|ms|mx|prof|rev|sr|jr|st|gen|col|capt|lt|sgt|hon)\.")
 
 
 def aside(src: Source, contract: Contract, lo: int, hi: int) -> bool:
     """Source words [lo, hi) are an aside: set off (set_off), holding no word of a contract class, no number
-    and no name, or a phrase that only comments on the telling (", as I said,", ", if you like,")."""
+    and no name (but for examples: ", like Mr. McFarlane or Admiral Poindexter,"), or a phrase that only
+    comments on the telling (", as I said,", ", if you like,")."""
     if not set_off(src, contract, lo, hi):
         return False
     words = src.tokens.words[lo:hi]
     assert contract.lexicon is not None
     if tuple(words) in contract.lexicon.phrases["aside"]:
         return True
-    return not carried(contract, words) and not names_in(src, lo, hi)
+    return not carried(contract, words) and (_opens_with(contract, words, "example") or not names_in(src, lo, hi))
 
 
 def addressed(src: Source, contract: Contract, lo: int, hi: int) -> bool:
@@ -292,22 +373,27 @@ def _qualifier_alone(contract: Contract, clauses: list[list[str]]) -> list[tuple
     return hits[:1] if words and hits and hits[0][1] == " ".join(words) else []
 
 
-def points_back(contract: Contract, words: Sequence[str]) -> str:
-    """The word a kept sentence opens with when it points back: an answer ("No.", "Yes, of course"), or,
-    after connectives and fillers, a word such as "That" or "It"; "" when it does not."""
-    if contract.lexicon is None:
+def points_back(contract: Contract, words: Sequence[str], *, asked: bool, labelled: bool = True) -> str:
+    """The word a kept sentence opens with when it points back into sentences an ellipsis leaves out: an answer
+    ("No.", "Yes, of course") to a question among them (``asked``); after connectives and fillers, a word such
+    as "That" or "It"; in a transcript without speaker labels (``labelled`` False), any word after a question
+    left out, which may be another speaker's ("... Oh, I don't think so."); "" when it does not. After a
+    statement of the speaker's own, "Yeah" or "No" is no answer to it ("Well, no. No, you don't")."""
+    if contract.lexicon is None or not words:
         return ""
     answers = contract.lexicon.phrases["answer"]
-    for n in contract.lexicon.openers["answer"].get(words[0], ()) if words else ():
+    for n in contract.lexicon.openers["answer"].get(words[0], ()) if asked else ():
         if tuple(words[:n]) in answers:
             return " ".join(words[:n])
     opening = _after_connectives(contract, list(words))
-    return opening[0] if opening and (opening[0],) in contract.lexicon.phrases["anaphor"] else ""
+    if opening and (opening[0],) in contract.lexicon.phrases["anaphor"]:
+        return opening[0]
+    return words[0] if asked and not labelled else ""
 
 
 _CLAUSE = re.compile(r"[,;:()\-]")
 _FRAMING = ("negation", "reporting", "frame", "condition")
-_TURNING_AFTER = ("contrast", "correction", "condition", "reporting")
+_TURNING_AFTER = ("contrast", "correction", "condition")
 # A qualifier that stands as a clause of its own next to the cut qualifies the kept words: "In theory, [...]",
 # "[...], at most."
 _QUALIFYING = ("hedge", "limiter", "quantifier")
@@ -317,38 +403,58 @@ _FRAME_WORDS = 3
 
 
 def turning(contract: Contract, rest: str, *, before: bool, reach: int) -> list[tuple[str, str]]:
-    """(class, words) in the rest of a sentence an excerpt cuts that turn the kept words.
-
-    After the cut: a contrast, a correction, a condition or an attribution within ``reach`` words, or a
-    negation opening a clause ("..., not ..."), up to a clause joined by "and" (which says its own thing).
-    Before it: a negation, an attribution, a frame of belief
-    or a condition just before the cut in its own clause ("They say [my father was consulted]", "I don't
-    think [...]"), an attribution anywhere in that clause ("was told by the Minister that [...]"), or a
-    condition opening the sentence ("If we win, [we will celebrate]").
-    """
+    """(class, words) in the rest of a sentence an excerpt cuts that turn the kept words (``_before_cut``,
+    ``_after_cut``)."""
     if contract.lexicon is None:
         return []
-    lexicon = contract.lexicon
-    clauses = [[straight(w) for w in WORD.findall(c.casefold())] for c in _CLAUSE.split(rest)]
-    clauses = [c for c in clauses if c]
+    pieces = [(piece, [straight(w) for w in WORD.findall(piece.casefold())]) for piece in _CLAUSE.split(rest)]
+    clauses = [words for _, words in pieces if words]
     if not clauses:
         return []
     if before:
-        # The clause that runs into the cut; where the cut follows a comma, the clause before it ("ihr
-        # glaubt, [der Markt wird ...]", "they said, [...]").
-        adjacent = clauses[-1]
-        found = lexicon.find(adjacent[-_FRAME_WORDS:], _FRAMING) + lexicon.find(adjacent[-reach:], ("reporting",))
-        found += _qualifier_alone(contract, clauses)
-        found = [hit for hit in found if hit[0] != "reporting" or not _said_by_the_speaker(contract, adjacent, hit[1])]
-        for clause in clauses:  # a condition opening a clause before the cut: "if we win, [we celebrate]"
-            opening = _after_connectives(contract, clause)
-            found += [hit for hit in lexicon.find(opening[:3], ("condition",)) if opening[:1] == hit[1].split()[:1]]
-        return _widest(found)
-    # A clause joined by "and" or "so" says its own thing: what follows it no longer bears on the kept words.
+        named = [_title_cased(piece) for piece, words in pieces if words]
+        return _widest(_before_cut(contract, clauses, named, reach))
+    return _widest(_after_cut(contract, rest, clauses, reach))
+
+
+def _before_cut(contract: Contract, clauses: list[list[str]], named: list[bool], reach: int
+                ) -> list[tuple[str, str]]:
+    """What turns the kept words in the rest of a sentence before the cut: a negation, an attribution, a frame
+    of belief or a condition just before the cut in its own clause ("They say [my father was consulted]", "I
+    don't think [...]"); an attribution elsewhere in that clause when that clause opens the sentence ("I was told
+    by the Minister that [...]"); a condition opening a clause ("If we win, [we will
+    celebrate]"); a qualifier that is all the rest says ("In theory, [...]"). A clause written in capitals
+    word by word is a title or a name ("You Don't Know Jack [is a video game]"): no frame."""
+    lexicon = contract.lexicon
+    assert lexicon is not None
+    # The clause that runs into the cut; where the cut follows a comma, the clause before it ("ihr glaubt, [der
+    # Markt wird ...]", "they said, [...]").
+    adjacent = clauses[-1] if not named[-1] else []
+    found = lexicon.find(adjacent[-_FRAME_WORDS:], _FRAMING)
+    if len(clauses) == 1:
+        found += lexicon.find(adjacent[-reach:], ("reporting",))
+    found += _qualifier_alone(contract, clauses)
+    found = [hit for hit in found if hit[0] != "reporting" or not _said_by_the_speaker(contract, adjacent, hit[1])]
+    for clause, title in zip(clauses, named):  # a condition opening a clause before the cut: "if we win, [...]"
+        opening = _after_connectives(contract, clause)
+        found += [hit for hit in lexicon.find(opening[:3], ("condition",))
+                  if opening[:1] == hit[1].split()[:1] and not title]
+    return found
+
+
+def _after_cut(contract: Contract, rest: str, clauses: list[list[str]], reach: int) -> list[tuple[str, str]]:
+    """What turns the kept words in the rest of a sentence after the cut, up to a clause joined by "and" (which
+    says its own thing) and within ``reach`` words: a contrast, a correction or a condition opening a clause
+    (", but not ...", "until you get ...", "except that ..."); an attribution of the kept words (", he said",
+    ", according to ...", ", said the minister": not a verb of saying of which the kept words are the subject,
+    "[The Council] stated in 1922 ..."); a negation opening a clause or in the clause the quote cuts ("zij doen
+    dat [nog niet]"), but not "No" before a number ("No. 1"); a verb's particle left at the end ("dat zeg ik
+    graag [toe]"); a qualifier that is all the rest says ("[...], at most")."""
+    lexicon = contract.lexicon
+    assert lexicon is not None
     joined = next((k for k, c in enumerate(clauses) if k and _opens_with(contract, c, "coordinator")), len(clauses))
     clauses = clauses[:joined]
-    found = lexicon.find([w for c in clauses for w in c][:reach], _TURNING_AFTER)
-    found += _qualifier_alone(contract, clauses)
+    found = _qualifier_alone(contract, clauses)
     # The clause the quote cuts goes on (no mark between) with a negation ("zij doen dat [nog niet]"), or ends
     # on its verb's particle ("dat zeg ik graag [toe]").
     if not _CLAUSE.match(rest.lstrip()) and not _opens_with(contract, clauses[0], "coordinator"):
@@ -359,11 +465,59 @@ def turning(contract: Contract, rest: str, *, before: bool, reach: int) -> list[
     for clause in clauses:
         if seen >= reach:
             break
-        opening = [w for w in clause[:2] if w not in lexicon.fillers]
-        if opening and lexicon.is_negation(opening[0]):
-            found.append(("negation", opening[0]))
+        opening = [w for w in clause if w not in lexicon.fillers]
+        found += _opening_turn(contract, opening)
         seen += len(clause)
-    return _widest(found)
+    return found
+
+
+def _opening_turn(contract: Contract, opening: list[str]) -> list[tuple[str, str]]:
+    """A turn that a clause after the cut opens with (fillers left out): a contrast, correction or condition
+    ("but not ...", "until ..."), a negation ("not in ...", not "No. 1"), or an attribution of the words before it
+    (``_attributes``)."""
+    lexicon = contract.lexicon
+    assert lexicon is not None
+    if not opening:
+        return []
+    hits = [hit for hit in lexicon.find(opening[:4], _TURNING_AFTER) if opening[0] == hit[1].split()[0]]
+    if lexicon.is_negation(opening[0]) and not (len(opening) > 1 and _DIGITS.search(opening[1])):
+        hits.append(("negation", opening[0]))
+    return hits + _attributes(contract, opening)
+
+
+_DIGITS = re.compile(r"\d")
+
+
+def _attributes(contract: Contract, opening: list[str]) -> list[tuple[str, str]]:
+    """An attribution of what comes before it that a clause opens with: a phrase (", according to ...", ", in
+    my view"), a subject and a verb of saying (", he said", ", the minister told us"), or the verb before its
+    subject (", said the minister"). A verb of saying first with no subject after it takes the words before it
+    for its subject ("[an assistant professor of law], said, ..."): they are not what is said."""
+    lexicon = contract.lexicon
+    assert lexicon is not None
+    found = []
+    for cls, phrase in lexicon.find(opening[:5], ("reporting",)):
+        words = phrase.split()
+        at = next(k for k in range(len(opening)) if opening[k:k + len(words)] == words)
+        after = opening[at + len(words):at + len(words) + 1]
+        subject_before = 0 < at <= 3 and _subject(lexicon, opening[0])
+        subject_after = at == 0 and bool(after) and _subject(lexicon, after[0])
+        if (at == 0 and len(words) > 1) or subject_before or subject_after:
+            found.append((cls, phrase))
+    return found
+
+
+def _subject(lexicon, word: str) -> bool:
+    """Whether a word may open the subject of a verb of saying: a pronoun, a determiner or a title ("he", "the",
+    "Mr")."""
+    return word in lexicon.pronouns or word in lexicon.determiners or (word,) in lexicon.phrases["address"]
+
+
+def _title_cased(piece: str) -> bool:
+    """Whether a stretch of text is written with a capital word by word, as a title or a name is ("You Don't
+    Know Jack"): two words or more, each opening with a capital."""
+    words = WORD.findall(piece)
+    return len(words) > 1 and all(w[:1].isupper() for w in words)
 
 
 def _opens_with(contract: Contract, clause: list[str], cls: str) -> bool:
@@ -391,22 +545,30 @@ def _widest(found: list[tuple[str, str]]) -> list[tuple[str, str]]:
 
 def edge_shown(src: Source, contract: Contract, lo: int, hi: int, *, before: bool) -> str:
     """The test that shows the rest of a sentence (source words [lo, hi)), which an ellipsis at a quote's
-    start (``before``) or end leaves out, empty: "disfluency" (fillers only), or "clause" (a clause of its
-    own, joined by "and" or "so" and holding no word of a contract class); "" when none does."""
+    start (``before``) or end leaves out, empty: "disfluency" (fillers only); "connective" (before the quote, only
+    words that join the sentence to the one before, and fillers: "And actually, ...", "But, um, ..."); or
+    "clause" (a clause of its own, joined by "and" or "so", or after the quote one giving a reason, ", because
+    ...", holding no word of a contract class); "" when none does."""
     if hi <= lo:
         return "disfluency"
-    if disfluent(src, contract, lo, hi).all():
+    mask = disfluent(src, contract, lo, hi)
+    if mask.all():
         return "disfluency"
-    if contract.lexicon is None or carried(contract, src.tokens.words[lo:hi]):
+    if contract.lexicon is None:
         return ""
-    coordinators = contract.lexicon.phrases["coordinator"]
     words = src.tokens.words
+    connectives = contract.lexicon.phrases["connective"]
+    if before and all(m or ((w,) in connectives and not contract.is_negation(w)) for w, m in zip(words[lo:hi], mask)):
+        return "connective"  # what ties the sentence to the one before, which the quote does not keep either
+    if carried(contract, words[lo:hi]):
+        return ""
+    joining = contract.lexicon.phrases["coordinator"] | (frozenset() if before else contract.lexicon.phrases["reason"])
     for n in range(1, 4):
-        if before and lo <= hi - n and tuple(words[hi - n:hi]) in coordinators:
+        if before and lo <= hi - n and tuple(words[hi - n:hi]) in joining:
             return "clause"  # "We went home, and ... we stayed": the kept clause starts after "and"
-        if not before and lo + n <= hi and tuple(words[lo:lo + n]) in coordinators \
+        if not before and lo + n <= hi and tuple(words[lo:lo + n]) in joining \
                 and _SET_OFF_BEFORE.search(gap_text(src, lo)):
-            return "clause"  # "We stayed ..." for "We stayed, and then we went home"
+            return "clause"  # "We stayed ..." for "We stayed, and then we went home" (", because it rained")
     return ""
 
 

@@ -235,6 +235,11 @@ class BracketSite:
     after: str = ""               # the quote's word just before the bracket (a gloss follows a pronoun)
     named: tuple[str, ...] = ()   # names said earlier in the turn, other than the speaker's, in order
     following: str = ""           # the source word after the words the bracket replaces, if no mark parts them
+    # The words said earlier in the turn, and in the question it answers (no labels, no fillers).
+    earlier: frozenset[str] = frozenset()
+    # The names of people said there (runs of words written with a capital), each with the number of the
+    # sentence it stands in, in order.
+    people: tuple[tuple[frozenset[str], int], ...] = ()
 
 
 def bracket(contract: Contract, inserted: Sequence[str], replaced: Sequence[str], site: BracketSite) -> BracketTest:
@@ -261,8 +266,13 @@ def bracket(contract: Contract, inserted: Sequence[str], replaced: Sequence[str]
     if not replaced:
         if site.after in lexicon.speaker_pronouns:  # "I [Maria Lopez]": the name on the speaker's label
             return _names_the_speaker(contract, list(inserted), site)
+        if _before_its_noun(contract, site):
+            return BracketTest("word", f"the bracket adds {' '.join(inserted)!r} to '{site.after} {site.following}', "
+                                       "which the speaker did not say")  # "that [good] market": a word put in
+        if site.after in lexicon.participant_pronouns:  # "we [the nurses]", "vous [le Gouvernement]"
+            return _names_only_what_came_before(contract, list(inserted), site.context | site.earlier)
         if site.after in lexicon.pronouns:
-            return _names_only_what_came_before(contract, list(inserted), site.context)  # "we [the members]"
+            return _names_only_what_came_before(contract, list(inserted), site.context)  # "it [the plan]"
         content = [w for w in inserted if not _function_word(contract, w)]
         if content:
             return BracketTest("word", f"the bracket adds {', '.join(repr(w) for w in content)}, "
@@ -286,6 +296,16 @@ def bracket(contract: Contract, inserted: Sequence[str], replaced: Sequence[str]
     return _referent(contract, new, standing, site)
 
 
+def _before_its_noun(contract: Contract, site: BracketSite) -> bool:
+    """Whether a bracket stands between a determiner and the word it goes with ("that [good] market", "a [new]
+    plan"): it then says something of that word, however common its own words are, rather than naming what a
+    pronoun stands for ("that [the plan] was")."""
+    lexicon = contract.lexicon
+    assert lexicon is not None
+    return (site.after in lexicon.determiners and bool(site.following) and site.following not in lexicon.pronouns
+            and site.following not in lexicon.determiners and not _function_word(contract, site.following))
+
+
 def _referent(contract: Contract, new: list[str], standing: list[str], site: BracketSite) -> BracketTest:
     """A noun phrase put for a pronoun: benign when it names the speaker for *I*, or, for a third person or
     a demonstrative used alone, what the sentence before names."""
@@ -297,7 +317,30 @@ def _referent(contract: Contract, new: list[str], standing: list[str], site: Bra
             and not _function_word(contract, site.following):
         return BracketTest("word", f"the bracket replaces {standing[0]!r} of '{standing[0]} {site.following}', "
                                    "a determiner, not a pronoun that names something")
-    return _names_only_what_came_before(contract, new, site.context)
+    just = _names_only_what_came_before(contract, new, site.context)
+    person = _person_named(contract, new, standing, site) if just.reason else None
+    return person if person is not None else just
+
+
+def _person_named(contract: Contract, new: list[str], standing: list[str], site: BracketSite) -> BracketTest | None:
+    """A name put for "he" or "she" (``[Matt Westgate]`` for *He*): benign when the turn (or the question it
+    answers) names that person and no other person from the sentence that last names them on (a reader could not
+    tell which one the speaker meant); None when the turn does not name them (the sentence before may)."""
+    lexicon = contract.lexicon
+    assert lexicon is not None
+    third = {shifted for own, shifted in lexicon.person_shifts if own in lexicon.speaker_pronouns}
+    name = frozenset(w for w in new if not _function_word(contract, w))
+    if len(standing) != 1 or standing[0] not in third or not name:
+        return None
+    mentions = [sentence for said, sentence in site.people if name <= said]
+    if not mentions:
+        return None
+    others = {" ".join(sorted(said)) for said, sentence in site.people
+              if sentence >= mentions[-1] and not name <= said and not said <= site.speaker}
+    if others:
+        return BracketTest("word", f"the bracket names {' '.join(new)!r} for {standing[0]!r}, but "
+                                   f"{sorted(others)[0]!r} is named as near: which one the speaker meant is unsure")
+    return BracketTest("editorial", "")
 
 
 def _names_the_speaker(contract: Contract, words: list[str], site: BracketSite) -> BracketTest:

@@ -238,7 +238,8 @@ class Elision:
     hidden: tuple[tuple[str, str], ...] = ()  # (class, words) that carry meaning among what is left out
     # The words left out that no test showed empty of content, as the source writes them; "" when one did.
     left_out: str = ""
-    shown: str = ""               # the test that showed it empty: disfluency, aside, address or sentences; "" when none
+    # the test that showed it empty: disfluency, aside, address, sentences, clause or connective; "" when none
+    shown: str = ""
     points_back: str = ""         # the word a kept sentence after whole sentences left out opens with ("That")
     set_off: bool = False         # set off like an aside (by dashes, parentheses, commas), but holding a qualifier
     # where: "inside" (an ellipsis between two pieces), "before"/"after" (the rest of the sentence the quote

@@ -32,6 +32,7 @@ from ..sources.corpus import (
     prepare_quote,
 )
 from ..sources.documents import DocumentsGiven, LoadedDocuments, read_documents
+from ..sources.labels import labelled
 from ..sources.language import cosine_applies, detect_quote_languages, with_languages
 from ..sources.numbers import number_words
 from ..sources.quotes import check_claims, read_quotes
@@ -59,7 +60,7 @@ def read_inputs(documents: DocumentsGiven, quotes: QuotesGiven, config: Config) 
     limits = ArchiveLimits.of(config)
     loaded = read_documents(documents, limits)
     table = read_quotes(quotes, vars(config.columns), limits)
-    quote_list = check_claims(list(table.quotes), (d.doc_id for d in loaded.documents))
+    quote_list = [labelled(q) for q in check_claims(list(table.quotes), (d.doc_id for d in loaded.documents))]
     return Inputs(loaded, quote_list, [*loaded.warnings, *table.warnings], table.sha256)
 
 

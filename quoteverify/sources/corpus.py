@@ -21,6 +21,7 @@ import numpy as np
 from ..model.lexicon import lexicon_for
 from ..model.types import Document
 from ..plumbing.cache import PREPARE_VERSION, Cache, StoredSource, digest
+from .labels import quote_label
 from .normalize import NormalizedText, fold_confusables, normalize
 from .pages import FURNITURE, NOTE, Pages, page_structure
 from .tokenize import FILLERS, WORD, QuotePart, WordTokens, quote_parts, word_tokens
@@ -340,10 +341,6 @@ class PreparedQuote:
         """How many words the editorial insertion in a word slot holds: "[Dr. Okafor]" two."""
         return max(1, len(WORD.findall(self.norm.text, int(self.starts[slot]), int(self.ends[slot]))))
 
-    def parts_within(self, lo: int, hi: int) -> bool:
-        """Whether editorial marks ([sic], [insertions]) lie in the normalized span [lo, hi)."""
-        return any(p.kind != "text" and lo <= p.start < hi for p in self.parts)
-
     @property
     def content_words(self) -> int:
         return int(np.count_nonzero(self.ids != EDITORIAL))
@@ -407,7 +404,10 @@ def prepare_quote(text: str, corpus: Corpus) -> PreparedQuote:
     completions = tuple(m.group() for m in _COMPLETION.finditer(text))
     literal = _COMPLETION.sub(lambda m: m.group(1) or m.group(2), text)
     norm = fold_confusables(normalize(literal))
-    parts = tuple(quote_parts(norm.text))
+    label = quote_label(literal)
+    # A speaker's label it opens with says who speaks: no word of it is looked for (see judge.diff).
+    label_end = int(np.searchsorted(norm.offsets, label.end)) if label is not None else 0
+    parts = tuple(quote_parts(norm.text, label=label_end))
     words: list[str] = []
     frags: list[int] = []
     starts: list[int] = []
@@ -428,7 +428,7 @@ def prepare_quote(text: str, corpus: Corpus) -> PreparedQuote:
             starts.append(part.start)
             ends.append(part.end)
             continue
-        if part.kind == "sic":
+        if part.kind in ("sic", "label"):
             continue
         for m in WORD.finditer(norm.text, part.start, part.end):
             words.append(m.group())

@@ -28,8 +28,10 @@ none of these ("Speaker #1:", "**Alice**:"), for the run's summary to name.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
+
+from ..model.types import Quote
 
 TIME = r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,:]\d{1,3})?"
 # A speaker name: a capital letter, then up to 40 word characters, points,
@@ -184,6 +186,20 @@ def label_of(line: str) -> Label | None:
     m = FIRST_LINE.match(line)
     found = parse(m, line) if m else None
     return Label(found[0], found[1], found[3]) if found and not found[2] else None
+
+
+def quote_label(quote: str) -> Label | None:
+    """The speaker's label a quote opens with, as a transcript writes it ("P1: We get a phone call ..."), with
+    words after it; None when it opens with none (a timecode is no speaker's label)."""
+    label = label_of(quote)
+    return label if label is not None and label.speaker and quote[label.end:].strip() else None
+
+
+def labelled(quote: Quote) -> Quote:
+    """A quote that opens with a speaker's label ("P1: We get ...") and names no speaker otherwise claims that
+    speaker: its words must be that speaker's."""
+    label = quote_label(quote.text) if not quote.speaker and not quote.problem else None
+    return replace(quote, speaker=label.speaker) if label is not None else quote
 
 
 # A line shaped like a label: perhaps markup, a capitalised phrase of up to 60 characters, a colon.

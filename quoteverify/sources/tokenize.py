@@ -214,7 +214,8 @@ class QuotePart:
 
     kind: ``text`` (to be found in the source), ``editorial`` (a bracketed
     insertion standing for source words), ``sic`` (a bracketed note standing for
-    nothing) or ``ellipsis``. start/end index the normalized quote.
+    nothing), ``ellipsis``, or ``label`` (a speaker's label the quote opens with:
+    who says it, not what is said). start/end index the normalized quote.
     """
 
     kind: str
@@ -222,9 +223,10 @@ class QuotePart:
     end: int
 
 
-def quote_parts(text: str) -> list[QuotePart]:
-    """Split a normalized quote into literal text, brackets and ellipses."""
-    marks: list[QuotePart] = []
+def quote_parts(text: str, *, label: int = 0) -> list[QuotePart]:
+    """Split a normalized quote into literal text, brackets and ellipses; its first ``label`` characters are a
+    speaker's label."""
+    marks: list[QuotePart] = [QuotePart("label", 0, label)] if label else []
     for m in _ELLIPSIS.finditer(text):
         marks.append(QuotePart("ellipsis", m.start(), m.end()))
     for m in _BRACKET.finditer(text):
