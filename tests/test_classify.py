@@ -112,19 +112,27 @@ def test_what_an_ellipsis_may_leave_out(gap: Elision, status: str, reasons: list
     assert verdict(*evidence(("elision", "...", gap.text), elided=(gap,))) == (status, "elided", reasons)
 
 
-@pytest.mark.parametrize(("gap", "severity"), [
-    (Elision(" proper ", 1, 0, left_out="proper"), "medium"),
-    (Elision(" you -- ", 1, 0, left_out="you --"), "low"),
-    (Elision(" very ", 1, 0, hidden=(("limiter", "very"),), left_out="very"), "low"),
-    (Elision(" did not ", 2, 0, hidden=(("negation", "not"),), left_out="did not"), "high"),
-    (Elision(" in 2019 ", 2, 0, hidden=(("number", "2019"),), left_out="in 2019"), "high"),
-    (Elision(" Yes. ", 1, 1, speakers=("Maria", "Interviewer")), "high"),
-])
-def test_what_is_at_stake_in_an_omission(gap: Elision, severity: str) -> None:
-    alignment, comparison = evidence(("elision", "...", gap.text), elided=(gap,))
+def _p_change(*differences, elided: tuple[Elision, ...] = ()):
+    alignment, comparison = evidence(*differences, elided=elided)
     v = classify(Quote(row=2, quote_id="q1", text="x"), alignment, comparison, None, verdict=VERDICT,
                  setting=Setting(True))
-    assert (v.status, v.severity) == ("review", severity)
+    assert v.status == "review" and v.p_change is not None
+    return v
+
+
+def test_what_is_at_stake_in_an_omission() -> None:
+    """An omission that inverts (a negation, a number) or joins two speakers is likelier a change than one of a
+    content word, which is likelier one than words that name nothing ("you --")."""
+    def omitting(gap: Elision):
+        return _p_change(("elision", "...", gap.text), elided=(gap,))
+
+    negation = omitting(Elision(" did not ", 2, 0, hidden=(("negation", "not"),), left_out="did not"))
+    number = omitting(Elision(" in 2019 ", 2, 0, hidden=(("number", "2019"),), left_out="in 2019"))
+    speakers = omitting(Elision(" Yes. ", 1, 1, speakers=("Maria", "Interviewer")))
+    content = omitting(Elision(" proper ", 1, 0, left_out="proper"))
+    nothing = omitting(Elision(" you -- ", 1, 0, left_out="you --"))
+    assert min(negation.p_change, number.p_change, speakers.p_change) > content.p_change > nothing.p_change
+    assert (negation.severity, number.severity, speakers.severity) == ("high", "high", "high")
 
 
 @pytest.mark.parametrize(("gap", "words", "expected"), [
@@ -269,19 +277,21 @@ def test_band(confidence: float, expected: str) -> None:
     ((("negation", "", "not"),), "high"),
     ((("word", "classes", "sessions"),), "high"),
     ((("splice", "piece", "interview-02 line 2"),), "high"),
-    ((("near_word", "prize", "price"),), "medium"),
-    ((("word", "", "proper"),), "medium"),
     ((("word", "", "you"),), "low"),
-    ((("speech_act", ".", "?"),), "low"),
     ((("typo", "aprove", "approve"), ("speech_act", ".", "?"), ("number", "50", "15")), "high"),
     ((("normalization", "The", "the"),), ""),
 ])
 def test_every_review_says_what_is_at_stake(differences, severity: str) -> None:
-    """high: a claim altered or inverted; medium: content left out or put in; low: cosmetic or uncertain;
-    the gravest difference decides, and a verified quote has none."""
+    """high: a claim altered or inverted is the likeliest change (p_change at least confidence.change_high); low:
+    only words that name nothing; a verified quote has none. The severity is p_change's, by the config's
+    thresholds."""
     alignment, comparison = evidence(*differences)
     v = classify(Quote(2, "q1", "x"), alignment, comparison, None, verdict=VERDICT, setting=Setting(True))
     assert v.severity == severity
+    if v.status == "review":
+        c = load_config().confidence
+        assert v.severity == ("high" if v.p_change >= c.change_high else
+                              "medium" if v.p_change >= c.change_medium else "low")
 
 
 def test_a_misattribution_is_high() -> None:

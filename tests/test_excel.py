@@ -88,7 +88,7 @@ def test_columns_in_order(workbook):
     # manuscript_context) left out; the evidence and offsets at the far right.
     assert list(columns(sheet)) == [
         "quote_id", "quote", "matched_text", "status", "severity", "reasons", "decision", "reviewer_note",
-        "match_type", "confidence", "band", "document", "line", "place", "speaker", "claimed_document", "suggestion",
+        "p_change", "match_type", "confidence", "band", "document", "line", "place", "speaker", "claimed_document", "suggestion",
         "row", "start", "end", "bm25_score", "bm25_ratio", "cosine", "match_ratio", "fingerprint"]
 
 
@@ -116,15 +116,15 @@ def test_optional_columns_appear_when_some_row_has_them(tmp_path):
 
 
 def test_severity_column_summary_and_colours(tmp_path):
-    results = [result("q1", status="review", severity="high", confidence=0.5),
-               result("q2", status="review", severity="low", confidence=0.4),
-               result("q3", status="review", severity="medium", confidence=0.6),
+    results = [result("q1", status="review", severity="high", p_change=0.99, confidence=0.5),
+               result("q2", status="review", severity="low", p_change=0.9, confidence=0.4),
+               result("q3", status="review", severity="medium", p_change=0.95, confidence=0.6),
                result("q4", status="verified", confidence=0.9)]
     path = tmp_path / "severity.xlsx"
     write_workbook(path, results)
     book = load_workbook(path)
     sheet = book["Quotes"]
-    assert column_values(sheet, "quote_id") == ["q1", "q3", "q2", "q4"]  # review by severity, worst first
+    assert column_values(sheet, "quote_id") == ["q1", "q3", "q2", "q4"]  # review by p_change, likeliest first
     assert column_values(sheet, "severity") == ["high", "medium", "low", None]
     k = columns(sheet)["severity"]
     assert [row[k - 1].fill.fgColor.rgb for row in sheet.iter_rows(min_row=2, max_row=4)] == [
@@ -224,7 +224,7 @@ def test_decision_dropdown(workbook):
 def test_frozen_header_filter_wrap_and_widths(workbook):
     sheet = load_workbook(workbook)["Quotes"]
     assert sheet.freeze_panes == "C2"
-    assert sheet.auto_filter.ref == f"A1:Y{len(QUOTES) + 1}"
+    assert sheet.auto_filter.ref == f"A1:Z{len(QUOTES) + 1}"
     quote = sheet.cell(row=2, column=columns(sheet)["quote"])
     assert quote.alignment.wrap_text and quote.alignment.vertical == "top"
     assert sheet.column_dimensions[quote.column_letter].width == 48
@@ -436,12 +436,13 @@ def test_review_cli_writes_jsonl_and_reports_problem_rows(workbook, tmp_path):
     out = tmp_path / "reviewed.jsonl"
     outcome = CliRunner().invoke(main, ["review", str(workbook), "-o", str(out)])
     assert outcome.exit_code == 0, outcome.output
-    # Problem rows in sheet order: worst first, so q4 (unverified) in row 2, then q3 (review, after q1).
+    # Problem rows in sheet order: worst first, so q4 (unverified) in row 2, then q3 (review: a negation dropped,
+    # a likelier change than q1's number by p_change).
     assert outcome.stderr.splitlines() == [
         f"{workbook}: 4 quotes, 3 to decide (review or unverified): 0 accept, 0 reject, 0 fix quote, "
         "1 fix source; 1 undecided, 1 invalid; and 1 decision on verified quotes",
         "  Quotes!G2 (quote_id q4): empty decision",
-        "  Quotes!G4 (quote_id q3): invalid decision 'acept'; use one of accept, reject, fix quote, fix source",
+        "  Quotes!G3 (quote_id q3): invalid decision 'acept'; use one of accept, reject, fix quote, fix source",
     ]
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert list(rows[0]) == ["quote_id", "row", "cell", "status", "decision", "reviewer_note", "problem"]

@@ -90,6 +90,8 @@ QUOTE_COLUMNS = (
     Column("reasons", 36, lambda r: "\n".join(r.reasons), wrap=True),
     Column("decision", 12, _get("decision")),
     Column("reviewer_note", 30, _get("reviewer_note"), wrap=True),
+    # How likely a strict editor would call the quote in review a change of meaning (judge.odds): the order.
+    Column("p_change", 9, _get("p_change"), number_format="0.00", optional=True),
     Column("match_type", 13, _get("match_type")),
     Column("confidence", 11, _get("confidence"), number_format="0.00"),
     Column("band", 8, _get("band")),

@@ -18,16 +18,18 @@ STATUS_MEANING = {
 }
 
 SEVERITY_MEANING = {
-    "high": "A claim altered or inverted: a number, negation or name changed, a word exchanged, passages "
-            "spliced or reordered, another document or speaker. Look at these first.",
-    "medium": "Content left out or put in: words an ellipsis leaves out, a cut sentence whose rest may turn the "
-              "quote, words, a bracket or scare quotes added, a slip into another real word, a form that may read "
-              "otherwise ('I had like' for I'd like, 'no 1' for no one).",
-    "low": "Cosmetic or uncertain: a question made a statement, a case change, a hyphen, only an intensifier "
-           "or small words left out.",
+    "high": "The likeliest changes of meaning by p_change: most often a number, negation or name changed, a word "
+            "exchanged, passages spliced or reordered, another document or speaker. Look at these first.",
+    "medium": "Likely changes: most often content left out or put in: words an ellipsis leaves out, a cut sentence "
+              "whose rest may turn the quote, words, a bracket or scare quotes added, a slip into another real word, "
+              "a form that may read otherwise ('I had like' for I'd like, 'no 1' for no one).",
+    "low": "The least likely: most often cosmetic or uncertain: a question made a statement, a case change, a "
+           "hyphen, only small words left out.",
 }
-SEVERITY_NOTE = "Only quotes in review have a severity; rows and cards come worst first: unverified, then " \
-                "review by severity, then by confidence."
+SEVERITY_NOTE = "Only quotes in review have a severity and a p_change: how likely a strict editor would call the " \
+                "quote a change of meaning, 0 to 1, from what differs (fitted on labelled sets; the severity is " \
+                "p_change cut at confidence.change_high and change_medium). Rows and cards come worst first: " \
+                "unverified, then review by p_change, then verified; the reasons that raise p_change most come first."
 
 # (what is coloured, colour, meaning): the workbook's and the page's colours, in words.
 COLOURS = (

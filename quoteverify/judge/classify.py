@@ -39,6 +39,7 @@ from ..model.types import (
 )
 from ..sources.tokenize import WORD
 from ..sources.turns import same_speaker, speaker_key
+from . import odds
 from .rules import only_function_words
 
 # Speaker labels of the person asking the questions, as speaker_key() gives them.
@@ -53,6 +54,10 @@ class Verdict:
     band: Band
     reasons: tuple[str, ...]
     severity: SeverityOrNone = ""  # for a review: what is at stake (types.SEVERITIES); empty otherwise
+    # For a review: how likely a strict editor would call it a change of meaning (judge.odds), and the
+    # features that was computed from.
+    p_change: float | None = None
+    signals: tuple[tuple[str, float], ...] = ()
 
 
 def worst(severities: Iterable[SeverityOrNone]) -> SeverityOrNone:
@@ -74,6 +79,22 @@ def _verdict(status: Status, match_type: MatchType, confidence: float, reasons: 
     confidence = round(min(1.0, max(0.0, confidence)), 3)
     return Verdict(status, match_type, confidence, band(confidence, high=c.band_high, medium=c.band_medium),
                    tuple(dict.fromkeys(reasons)), severity if status == "review" else "")
+
+
+def _review(verdict: Verdict, said: list[tuple[str, str]], ev: Evidence, c: ConfidenceConfig) -> Verdict:
+    """A verdict in review with its p_change (judge.odds), its severity from it (confidence.change_high and
+    change_medium), and its reasons ordered by what raises p_change most."""
+    model = odds.shipped()
+    words = [d for d in ev.comparison.differences if d.kind in ("word", "near_word")]
+    left_out = sum(len(WORD.findall(d.source_text)) for d in words if not d.quote_text) + sum(
+        gap.words for gap in ev.comparison.elided if not gap.shown and (gap.marked or gap.where == "inside"))
+    measured = odds.Measured(left_out, sum(len(WORD.findall(d.quote_text)) for d in words), verdict.severity,
+                             verdict.confidence)
+    found = odds.features((signal for _, signal in said), measured)
+    p = round(model.p_change(found), 3)
+    severity: Severity = "high" if p >= c.change_high else "medium" if p >= c.change_medium else "low"
+    reasons = tuple(dict.fromkeys([*odds.ordered(said, model), *verdict.reasons]))
+    return replace(verdict, severity=severity, reasons=reasons, p_change=p, signals=tuple(found.items()))
 
 
 def _show(text: str, limit: int = 80) -> str:
@@ -107,6 +128,7 @@ class Problem:
     reason: str
     severity: Severity
     confidence: float | None = None
+    signal: str = ""  # what kind of evidence it is (judge.odds.SIGNALS): what p_change weighs
 
 
 @dataclass(frozen=True)
@@ -131,24 +153,25 @@ def _holding(hidden: tuple[tuple[str, str], ...]) -> str:
     return ", ".join(counts[:-1]) + f" and {counts[-1]}" if len(counts) > 1 else counts[0]
 
 
-def _stake(gap: Elision, o: Omitting) -> tuple[Severity, float]:
-    """What leaving ``gap`` out puts at stake, and the confidence left: high when it inverts (a negation, a
-    number); low when all it leaves out is an intensifier ("very", "just") or words that name nothing
-    ("you", "could", "that": most likely a false start or filler no test recognised) or an aside holding a
-    qualifier; else medium."""
+def _stake(gap: Elision, o: Omitting, where: str = "ellipsis") -> tuple[Severity, float, str]:
+    """What leaving ``gap`` out puts at stake, the confidence left, and the signal it gives (``where`` and what
+    it leaves out: ellipsis_inverting, ellipsis_slight, ellipsis_qualifier, ellipsis_content): high when it
+    inverts (a negation, a number); low when all it leaves out is an intensifier ("very", "just") or words
+    that name nothing ("you", "could", "that": most likely a false start or filler no test recognised) or an
+    aside holding a qualifier; else medium."""
     c = o.confidence
     classes = {cls for cls, _ in gap.hidden}
     if classes & _INVERTING:
-        return "high", c.elided_review
+        return "high", c.elided_review, f"{where}_inverting"
     said = {straight(w) for w in WORD.findall(gap.left_out.casefold())}
     limiters = {part for cls, w in gap.hidden if cls == "limiter" for part in w.split()}
     if said and said <= limiters:
-        return "low", c.uncertain_review
+        return "low", c.uncertain_review, f"{where}_slight"
     if not gap.hidden and only_function_words(o.language, gap.left_out, min_zipf=o.verdict.function_word_zipf):
-        return "low", c.slight_omission_review
-    if gap.set_off:
-        return "low", c.slight_omission_review  # an aside (", I think,", "-- about this --") holding a qualifier
-    return "medium", c.elided_review
+        return "low", c.slight_omission_review, f"{where}_slight"
+    if gap.set_off:  # an aside (", I think,", "-- about this --") holding a qualifier
+        return "low", c.slight_omission_review, f"{where}_slight"
+    return "medium", c.elided_review, f"{where}_{'qualifier' if gap.hidden else 'content'}"
 
 
 def _inside(gap: Elision, o: Omitting) -> Problem | None:
@@ -159,10 +182,10 @@ def _inside(gap: Elision, o: Omitting) -> Problem | None:
         into = "answer a question among" if "?" in gap.left_out else "point back into"
         return Problem(f"the sentence kept after the ellipsis opens with '{gap.points_back}', which may {into} the "
                        f"{gap.sentences} sentence{'s' if gap.sentences != 1 else ''} it leaves out: "
-                       f"{_show(gap.left_out, 60)}", "medium", o.confidence.excerpt_review)
+                       f"{_show(gap.left_out, 60)}", "medium", o.confidence.excerpt_review, "points_back")
     if not o.has_lexicon:
         return Problem(f"ellipsis inside a sentence: the language ({o.language}) has no lexicon to check what it "
-                       f"leaves out: {_show(gap.left_out, 60)}", "medium")
+                       f"leaves out: {_show(gap.left_out, 60)}", "medium", signal="no_lexicon")
     reason = f"ellipsis leaves out {_show(gap.left_out, 60)}"
     if gap.hidden:
         reason += f", which holds {_holding(gap.hidden)}" if len(gap.hidden) <= 3 else \
@@ -178,13 +201,24 @@ def _edge(gap: Elision, o: Omitting) -> tuple[Problem | None, str]:
             return None, ""
         holds = f", which holds {_holding(gap.hidden)}" if gap.hidden else ", which is part of the sentence it cuts"
         return Problem(f"the ellipsis where the quote {side} leaves out {_show(gap.left_out, 60)}{holds}",
-                       *_stake(gap, o)), ""
+                       *_stake(gap, o, "edge")), ""
     turns = _holding(gap.hidden)
     if o.quote_words < o.verdict.excerpt_min_words:
         return None, (f"a short quote: the sentence it {side} in goes on {_show(gap.left_out, 60)} ({turns}); "
                       "read it in context")
     return Problem(f"the quote {side} inside a sentence that goes on {_show(gap.left_out, 60)}, whose {turns} "
-                   "may turn what it says", "medium", o.confidence.excerpt_review), ""
+                   "may turn what it says", "medium", o.confidence.excerpt_review, _cut_signal(gap)), ""
+
+
+# The classes of a word that turns a cut sentence, by what the signal names (the first that the rest holds).
+_CUT_SIGNALS = (("negation", "cut_negation"), ("correction", "cut_correction"), ("contrast", "cut_contrast"),
+                ("condition", "cut_condition"), ("reporting", "cut_attribution"), ("frame", "cut_attribution"))
+
+
+def _cut_signal(gap: Elision) -> str:
+    """The signal of a cut sentence's rest that may turn the quote: by the gravest class of word it holds."""
+    classes = {cls for cls, _ in gap.hidden}
+    return next((signal for cls, signal in _CUT_SIGNALS if cls in classes), "cut_qualifier")
 
 
 def omission_problems(elided: tuple[Elision, ...], o: Omitting) -> tuple[list[Problem], list[str]]:
@@ -200,16 +234,18 @@ def omission_problems(elided: tuple[Elision, ...], o: Omitting) -> tuple[list[Pr
         if gap.speakers:
             first, *between, last = gap.speakers
             if speaker_key(first) != speaker_key(last):
-                problems.append(Problem(f"the ellipsis joins {first}'s words to {last}'s", "high"))
+                problems.append(Problem(f"the ellipsis joins {first}'s words to {last}'s", "high",
+                                        signal="ellipsis_speakers"))
             else:
                 problems.append(Problem(f"the ellipsis runs over {' and '.join(between)}'s words between {first}'s",
-                                        "high"))
+                                        "high", signal="ellipsis_speakers"))
         elif gap.where != "inside":
             problem, note = _edge(gap, o)
             problems += [problem] if problem else []
             notes += [note] if note else []
         elif gap.words > most:
-            problems.append(Problem(f"ellipsis stands for {gap.words:,} source words (more than {most})", "medium"))
+            problems.append(Problem(f"ellipsis stands for {gap.words:,} source words (more than {most})", "medium",
+                                    signal="ellipsis_long"))
         else:
             problem = _inside(gap, o)
             problems += [problem] if problem else []
@@ -287,6 +323,7 @@ class Call:
     confidence: float | None
     reasons: tuple[str, ...] = ()
     severity: SeverityOrNone = ""
+    signals: tuple[str, ...] = ()  # the signal of each reason (judge.odds.SIGNALS), in the same order
 
 
 # The rules for a located quote, in order: the first that applies names the match type and the confidence;
@@ -295,23 +332,26 @@ class Call:
 def spliced(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
     if "splice" not in ev.kinds:
         return None
+    found = ev.of_kind("splice")
     return Call("review", "spliced", None, tuple(f"spliced: {_show(d.quote_text, 50)} is from {d.source_text}"
-                                                 for d in ev.of_kind("splice")), "high")
+                                                 for d in found), "high", ("splice",) * len(found))
 
 
 def reordered(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
     if "order" not in ev.kinds:
         return None
+    found = ev.of_kind("order")
     return Call("review", "reordered", None, tuple(f"out of order: {_show(d.quote_text, 50)} is in {d.source_text}"
-                                                   for d in ev.of_kind("order")), "high")
+                                                   for d in found), "high", ("order",) * len(found))
 
 
 def altered(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
     """A changed number, negation or name: never verified, whatever the cosine."""
     if not ev.kinds & LOAD_BEARING:
         return None
-    return Call("review", "altered", None, tuple(_says(d.kind, d.quote_text, d.source_text)
-                                                 for d in ev.of_kind(*LOAD_BEARING)), "high")
+    found = ev.of_kind(*LOAD_BEARING)
+    return Call("review", "altered", None, tuple(_says(d.kind, d.quote_text, d.source_text) for d in found), "high",
+                tuple(d.kind for d in found))
 
 
 def hidden_by_ellipsis(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
@@ -319,7 +359,8 @@ def hidden_by_ellipsis(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> C
     if not ev.omitted:
         return None
     level = min(c.elided_review if p.confidence is None else p.confidence for p in ev.omitted)
-    return Call("review", "elided", level, tuple(p.reason for p in ev.omitted), worst(p.severity for p in ev.omitted))
+    return Call("review", "elided", level, tuple(p.reason for p in ev.omitted), worst(p.severity for p in ev.omitted),
+                tuple(p.signal for p in ev.omitted))
 
 
 def reworded(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
@@ -330,9 +371,15 @@ def reworded(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None
         return None
     changed = ev.of_kind("word", "near_word")
     reasons = list(ev.comparison.bracket_reasons)
+    signals = list(ev.comparison.bracket_signals)
     reasons += [_word_reason(d.quote_text, d.source_text, d.kind == "near_word") for d in changed[:3]]
+    signals += [_word_signal(d) for d in changed[:3]]
     if len(changed) > 3:
         reasons.append(f"and {len(changed) - 3} more word changes")
+        signals.append("words_many")
+    if not changed and not ev.comparison.bracket_reasons:
+        reasons.append(f"the words match only {ev.comparison.match_ratio or 0:.0%} of the passage's")
+        signals.append("words_many")
     evidence = ev.cosine if ev.cosine is not None else (ev.comparison.match_ratio or 0)
     # A word exchanged for another alters the claim, and so does a bracket that stands for other words than
     # the source's; a slip into a real word may be only a slip, and words left out or put in (by a bracket
@@ -346,7 +393,14 @@ def reworded(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None
             only_function_words(ev.language, d.quote_text or d.source_text, min_zipf=v.function_word_zipf)
             for d in changed):
         severity, level = "low", c.slight_omission_review  # only words that name nothing ("you", "the")
-    return Call("review", "paraphrase", level, tuple(reasons), severity)
+    return Call("review", "paraphrase", level, tuple(reasons), severity, tuple(signals))
+
+
+def _word_signal(d: Difference) -> str:
+    """The signal of a word difference: a slip into another word, a word exchanged, put in or left out."""
+    if d.kind == "near_word":
+        return "near_word"
+    return "word_exchanged" if d.quote_text and d.source_text else "word_added" if d.quote_text else "word_dropped"
 
 
 def _word_reason(quote_text: str, source_text: str, near: bool = False) -> str:
@@ -378,7 +432,7 @@ def uncertain(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | Non
     severity: Severity = "medium" if any(d.kind in STANCE_OR_SENSE for d in found) else "low"
     return Call("review", "edited", c.uncertain_review, tuple(
         _marked(ev.quote.text) if d.kind == "quote_marks" else _says(UNCERTAIN[d.kind], d.quote_text, d.source_text)
-        for d in found), severity)
+        for d in found), severity, tuple(d.kind for d in found))
 
 
 # Words in quotation marks inside a quote: "a “fair” bit", «réforme».
@@ -402,9 +456,10 @@ def cut_inside_a_word(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Ca
     """A quote that starts or ends inside a word ("isual acuity"): found, but not as the source says it."""
     if "cut" not in ev.kinds:
         return None
+    found = ev.of_kind("cut")
     return Call("review", "edited", c.uncertain_review, tuple(
         f"cut inside a word: quote has {_show(d.quote_text)}, source has {_show(d.source_text)}"
-        for d in ev.of_kind("cut")), "low")
+        for d in found), "low", ("cut_word",) * len(found))
 
 
 def edited(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
@@ -421,7 +476,7 @@ def edited(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
                     tuple(reasons))
     reasons.append("edited quotes need review (verdict.edited_is_verified is off)"
                    if light else f"{typos} misspelt words out of {ev.alignment.quote_words}")
-    return Call("review", "edited", c.edited_review, tuple(reasons), "low")
+    return Call("review", "edited", c.edited_review, tuple(reasons), "low", ("typos",) * len(reasons))
 
 
 def elided(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call | None:
@@ -455,11 +510,11 @@ def unlocated(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call:
         call = altered(ev, v, c)
         assert call is not None
         return Call("review", "altered", None, (*call.reasons, f"only {near_cov:.0%} of the quote's words align "
-                                                f"with the passage"), "high")
+                                                f"with the passage"), "high", (*call.signals, "reworded"))
     if cosine is not None and cosine >= v.paraphrase_cosine and near:
         return Call("review", "paraphrase", c.reworded_base + c.reworded_span * cosine,
                     (f"reworded: only {near_cov:.0%} of the quote's words align, "
-                     f"but the passage means much the same (cosine {cosine:.2f})",), "high")
+                     f"but the passage means much the same (cosine {cosine:.2f})",), "high", ("reworded",))
     nearest = bool(alignment.segments or alignment.nearest)
     return Call("unverified", "unlocated", c.unlocated_max * min(1.0, near_cov),
                 ("no passage in the sources aligns with this quote"
@@ -481,16 +536,17 @@ def wrong_speaker(ev: Evidence, speaker: str, turn_speakers: tuple[str, ...]) ->
     problems: list[Problem] = []
     notes: list[str] = []
     if quote.speaker and speaker and not same_speaker(quote.speaker, speaker):
-        problems.append(Problem(f"said by {speaker}, not by claimed {quote.speaker}", "high"))
+        problems.append(Problem(f"said by {speaker}, not by claimed {quote.speaker}", "high", signal="other_speaker"))
     elif speaker and INTERVIEWER.match(speaker_key(speaker)) and not quote.speaker:
-        problems.append(Problem(f"from the interviewer's turn ({speaker}), not a participant's", "medium"))
+        problems.append(Problem(f"from the interviewer's turn ({speaker}), not a participant's", "medium",
+                                signal="interviewer"))
     if len(turn_speakers) > 1:
         crossing = f"runs across {len(turn_speakers)} speaker turns ({', '.join(turn_speakers)})"
         # An ellipsis that joins the speakers is named as such (omission_problems); else the quote must name
         # each speaker it runs into.
         unnamed = _unnamed(quote.text, turn_speakers) and not any(gap.speakers for gap in ev.comparison.elided)
         if quote.speaker or unnamed or any(INTERVIEWER.match(speaker_key(s)) for s in turn_speakers):
-            problems.append(Problem(crossing, "high"))
+            problems.append(Problem(crossing, "high", signal="crosses_speakers"))
         else:
             notes.append(crossing)
     return problems, notes
@@ -513,7 +569,13 @@ def _located(ev: Evidence, v: VerdictConfig, c: ConfidenceConfig) -> Call:
         return replace(first, reasons=(*first.reasons, *ev.omission_notes))
     reviews = [call for call in calls if call.status == "review"]
     return replace(first, reasons=tuple(r for call in reviews for r in call.reasons),
-                   severity=worst(call.severity for call in reviews))
+                   severity=worst(call.severity for call in reviews),
+                   signals=tuple(s for call in reviews for s in _signals_of(call)))
+
+
+def _signals_of(call: Call) -> tuple[str, ...]:
+    """A call's signal for each of its reasons (a reason without one carries none)."""
+    return call.signals + ("",) * (len(call.reasons) - len(call.signals))
 
 
 @dataclass(frozen=True)
@@ -548,18 +610,22 @@ def classify(quote: Quote, alignment: Alignment, comparison: Comparison, cosine:
     if not alignment.segments or coverage(alignment) < verdict.min_coverage:
         call = unlocated(ev, verdict, c)
         level = call.confidence if call.confidence is not None else getattr(c, call.match_type)
-        return _verdict(call.status, call.match_type, level, [*call.reasons, *notes], c, call.severity)
+        found = _verdict(call.status, call.match_type, level, [*call.reasons, *notes], c, call.severity)
+        return _review(found, list(zip(call.reasons, _signals_of(call))), ev, c) if call.status == "review" else found
     call = _located(ev, verdict, c)
-    status, match_type, reasons, severity = call.status, call.match_type, list(call.reasons), call.severity
-    level = call.confidence
+    status, match_type, severity = call.status, call.match_type, call.severity
+    said = list(zip(call.reasons, _signals_of(call))) if status == "review" else []
+    reasons, level = list(call.reasons), call.confidence
     elsewhere = misattributed(ev, setting.claimed_known)
     reasons[:0] = elsewhere
+    said[:0] = [(reason, "other_document") for reason in elsewhere]
     if elsewhere:
         severity = worst((severity, "high"))
         if status == "verified":
             status, match_type, level = "review", "misattributed", None
     problems, crossing = wrong_speaker(ev, setting.speaker, setting.turn_speakers)
     reasons[:0] = [p.reason for p in problems]
+    said[:0] = [(p.reason, p.signal) for p in problems]
     reasons += crossing
     if problems:
         severity = worst((severity, *(p.severity for p in problems)))
@@ -569,4 +635,5 @@ def classify(quote: Quote, alignment: Alignment, comparison: Comparison, cosine:
         level = getattr(c, match_type)
     if status == "review":
         level = min(level, c.review_max)
-    return _verdict(status, match_type, level, reasons + notes, c, severity)
+    found = _verdict(status, match_type, level, reasons + notes, c, severity)
+    return _review(found, said, ev, c) if status == "review" else found

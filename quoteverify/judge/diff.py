@@ -286,6 +286,7 @@ class _Differ:
         self.contract = contract
         self.differences: list[Difference] = []
         self.bracket_reasons: list[str] = []
+        self.bracket_signals: list[str] = []
         self.bracket_replaces = False
         self.spacing = False
         self._diffs: dict[tuple[int, int, int], tuple[list[Tok], list[Opcode]]] = {}
@@ -675,6 +676,7 @@ class _Differ:
         test = bracket(self.contract, inserted, replaced, site)
         if test.reason:
             self.bracket_reasons.append(test.reason)
+            self.bracket_signals.append(test.signal)
             self.bracket_replaces |= bool(replaced)
         return test.kind
 
@@ -1079,4 +1081,4 @@ def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_g
                                for d, a, b in spans)
     return Comparison(tuple(differ.differences), round(ratio, 4), src.document.text[start:end],
                       src.document.doc_id, start, end, pieces, tuple(elided), pieces_text,
-                      tuple(differ.bracket_reasons), differ.bracket_replaces)
+                      tuple(differ.bracket_reasons), differ.bracket_replaces, tuple(differ.bracket_signals))

@@ -224,6 +224,7 @@ def cut_word(contract: Contract, quote_word: str, source_word: str, *, at_start:
 class BracketTest:
     kind: DifferenceKind  # editorial (benign), word, negation or number
     reason: str    # why, for a non-benign bracket
+    signal: str = ""  # what kind of evidence that reason is (judge.odds.SIGNALS)
 
 
 @dataclass(frozen=True)
@@ -259,16 +260,16 @@ def bracket(contract: Contract, inserted: Sequence[str], replaced: Sequence[str]
     if lexicon is None:
         what = "replaces" if replaced else "adds"
         return BracketTest("word", f"the language ({contract.language}) has no lexicon to check what the "
-                                   f"bracket {what}")
+                                   f"bracket {what}", "no_lexicon")
     added = [w for _, w in contract.meaning_words(inserted)]
     if added:
-        return BracketTest("word", f"the bracket adds {', '.join(repr(w) for w in added)}")
+        return BracketTest("word", f"the bracket adds {', '.join(repr(w) for w in added)}", "bracket_adds")
     if not replaced:
         if site.after in lexicon.speaker_pronouns:  # "I [Maria Lopez]": the name on the speaker's label
             return _names_the_speaker(contract, list(inserted), site)
         if _before_its_noun(contract, site):
             return BracketTest("word", f"the bracket adds {' '.join(inserted)!r} to '{site.after} {site.following}', "
-                                       "which the speaker did not say")  # "that [good] market": a word put in
+                                       "which the speaker did not say", "bracket_adds")  # "that [good] market"
         if site.after in lexicon.participant_pronouns:  # "we [the nurses]", "vous [le Gouvernement]"
             return _names_only_what_came_before(contract, list(inserted), site.context | site.earlier)
         if site.after in lexicon.pronouns:
@@ -276,7 +277,7 @@ def bracket(contract: Contract, inserted: Sequence[str], replaced: Sequence[str]
         content = [w for w in inserted if not _function_word(contract, w)]
         if content:
             return BracketTest("word", f"the bracket adds {', '.join(repr(w) for w in content)}, "
-                                       "which the speaker did not say")
+                                       "which the speaker did not say", "bracket_adds")
         return BracketTest("editorial", "")  # "[to]", "[is]": a word the grammar wants
     covered = {w for reading in contraction_readings(lexicon, replaced) for w in reading}
     standing = [w for w in replaced if w not in inserted]
@@ -284,15 +285,16 @@ def bracket(contract: Contract, inserted: Sequence[str], replaced: Sequence[str]
     if len(new) == 1 and len(standing) == 1 and (standing[0], new[0]) in lexicon.person_shifts:
         if site.named:
             return BracketTest("word", f"the bracket puts '{new[0]}' for '{standing[0]}', but "
-                                       f"{site.named[-1]} is named before it: a reader may take them for the speaker")
+                                       f"{site.named[-1]} is named before it: a reader may take them for the speaker",
+                               "bracket_rival")
         return BracketTest("editorial", "")  # "[she]" for "I": the speaker named in the third person
     pointing = lexicon.pronouns | lexicon.determiners
     if new and all(w in lexicon.pronouns for w in new):
         if any(w in pointing for w in standing) or contract.meaning_words(standing):
-            return BracketTest("word", "the bracket replaces " + repr(" ".join(replaced)))
+            return BracketTest("word", "the bracket replaces " + repr(" ".join(replaced)), "bracket_replaces")
         return BracketTest("editorial", "")  # "[her]" for a name: the same referent, less specific
     if not all(w in pointing or _expands_to(lexicon, w) for w in standing):
-        return BracketTest("word", "the bracket replaces " + repr(" ".join(replaced)))
+        return BracketTest("word", "the bracket replaces " + repr(" ".join(replaced)), "bracket_replaces")
     return _referent(contract, new, standing, site)
 
 
@@ -316,7 +318,7 @@ def _referent(contract: Contract, new: list[str], standing: list[str], site: Bra
     if site.following and len(standing) == 1 and standing[0] in lexicon.determiners \
             and not _function_word(contract, site.following):
         return BracketTest("word", f"the bracket replaces {standing[0]!r} of '{standing[0]} {site.following}', "
-                                   "a determiner, not a pronoun that names something")
+                                   "a determiner, not a pronoun that names something", "bracket_replaces")
     just = _names_only_what_came_before(contract, new, site.context)
     person = _person_named(contract, new, standing, site) if just.reason else None
     return person if person is not None else just
@@ -339,7 +341,8 @@ def _person_named(contract: Contract, new: list[str], standing: list[str], site:
               if sentence >= mentions[-1] and not name <= said and not said <= site.speaker}
     if others:
         return BracketTest("word", f"the bracket names {' '.join(new)!r} for {standing[0]!r}, but "
-                                   f"{sorted(others)[0]!r} is named as near: which one the speaker meant is unsure")
+                                   f"{sorted(others)[0]!r} is named as near: which one the speaker meant is unsure",
+                           "bracket_rival")
     return BracketTest("editorial", "")
 
 
@@ -352,7 +355,7 @@ def _names_the_speaker(contract: Contract, words: list[str], site: BracketSite) 
     if content and all(w in site.speaker for w in content):
         return BracketTest("editorial", "")
     return BracketTest("word", f"the bracket names {' '.join(words)!r} where the speaker speaks of themself, "
-                               "and the speaker's label does not")
+                               "and the speaker's label does not", "bracket_speaker")
 
 
 def _names_only_what_came_before(contract: Contract, words: list[str], context: frozenset[str]) -> BracketTest:
@@ -365,7 +368,8 @@ def _names_only_what_came_before(contract: Contract, words: list[str], context: 
         if word in lexicon.pronouns or word in lexicon.determiners or _function_word(contract, word):
             continue
         if word not in context and stem(contract.language, word) not in stems:
-            return BracketTest("word", f"the bracket names {word!r}, which the speaker has not just mentioned")
+            return BracketTest("word", f"the bracket names {word!r}, which the speaker has not just mentioned",
+                               "bracket_unmentioned")
     return BracketTest("editorial", "")
 
 

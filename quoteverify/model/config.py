@@ -118,6 +118,8 @@ class ConfidenceConfig:
     review_max: float = field(metadata=unit())
     band_high: float = field(metadata=unit())
     band_medium: float = field(metadata=unit())
+    change_high: float = field(metadata=unit())
+    change_medium: float = field(metadata=unit())
 
 
 @dataclass(frozen=True)

@@ -19,12 +19,12 @@ from .types import QuoteResult, triage_order
 
 # Columns of CSV and DataFrames, in this order; lists are JSON-encoded in CSV.
 RESULT_COLUMNS = (
-    "quote_id", "row", "status", "match_type", "confidence", "band", "severity", "quote", "claimed_document",
-    "document", "start", "end", "line", "page", "page_kind", "occurrences", "other_lines", "speaker",
-    "speaker_occurrences", "timestamp", "language", "matched_text",
+    "quote_id", "row", "status", "match_type", "confidence", "band", "severity", "p_change", "quote",
+    "claimed_document", "document", "start", "end", "line", "page", "page_kind", "occurrences", "other_lines",
+    "speaker", "speaker_occurrences", "timestamp", "language", "matched_text",
     "context_before", "context_after", "reasons", "differences", "bm25_score", "bm25_ratio", "cosine",
-    "match_ratio", "suggestion", "document_sha256", "finding", "finding_confidence", "claimed_speaker", "decision",
-    "reviewer_note")
+    "match_ratio", "signals", "suggestion", "document_sha256", "finding", "finding_confidence", "claimed_speaker",
+    "decision", "reviewer_note")
 
 
 def _value(result: QuoteResult, name: str) -> Any:
@@ -114,7 +114,7 @@ def _csv_cell(value: Any) -> Any:
 
 def csv_bytes(results: list[QuoteResult]) -> bytes:
     """The results as CSV, worst first as a reviewer works through them (types.triage_order: unverified, then
-    review by severity, then confidence); the ``row`` column gives the input order back."""
+    review by p_change, then confidence); the ``row`` column gives the input order back."""
     rows = [flat_row(results[k]) for k in triage_order(results)]
     columns = list(RESULT_COLUMNS) + sorted({k for r in rows for k in r} - set(RESULT_COLUMNS))
     text = csv_text(columns, ([row.get(column) for column in columns] for row in rows))

@@ -265,6 +265,7 @@ class Comparison:
     pieces_text: str = ""  # the located pieces joined by " ... ": what the quote is compared with
     bracket_reasons: tuple[str, ...] = ()  # why a bracket is not benign, where one is not
     bracket_replaces: bool = False  # whether such a bracket stands for source words (else it only adds some)
+    bracket_signals: tuple[str, ...] = ()  # the signal of each of bracket_reasons (judge.odds.SIGNALS)
 
 
 @dataclass
@@ -302,12 +303,18 @@ class QuoteResult:
     confidence: float = 0.0
     band: Band = "low"
     severity: SeverityOrNone = ""  # for a review: one of SEVERITIES; empty otherwise
+    # For a review: how likely a strict editor would call the quote a change of meaning, 0 to 1
+    # (quoteverify.judge.odds); None otherwise.
+    p_change: float | None = None
     reasons: list[str] = field(default_factory=list)
     differences: list[Difference] = field(default_factory=list)
     bm25_score: float | None = None
     bm25_ratio: float | None = None
     cosine: float | None = None
     match_ratio: float | None = None
+    # For a review: the evidence p_change was computed from (judge.odds.FEATURES: each signal its reasons carry,
+    # and the match's measures); empty otherwise.
+    signals: dict[str, float] = field(default_factory=dict)
     suggestion: str = ""
     document_sha256: str = ""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -459,13 +466,13 @@ class ClaimCard:
 
 
 _STATUS_RANK: dict[Status, int] = {"unverified": 0, "review": 1, "verified": 2}
-_SEVERITY_RANK: dict[SeverityOrNone, int] = {s: k for k, s in enumerate(SEVERITIES)}
 
 
-def triage_key(result: QuoteResult) -> tuple[int, int, float]:
-    """Worst first: unverified, then review by severity, then verified; within each, by confidence."""
-    return (_STATUS_RANK.get(result.status, 0), _SEVERITY_RANK.get(result.severity, len(SEVERITIES)),
-            result.confidence)
+def triage_key(result: QuoteResult) -> tuple[int, float, float]:
+    """Worst first: unverified, then review by p_change (the likeliest changes of meaning first), then verified;
+    within each, by confidence."""
+    odds = result.p_change if result.status == "review" and result.p_change is not None else 0.0
+    return _STATUS_RANK.get(result.status, 0), -odds, result.confidence
 
 
 def triage_order(results: list[QuoteResult]) -> list[int]:

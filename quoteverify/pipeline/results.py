@@ -62,9 +62,10 @@ def build_result(quote: Quote, alignment: Alignment, comparison: Comparison, cos
         page=place.page, page_kind=place.page_kind, occurrences=place.occurrences, other_lines=place.other_lines,
         speaker=place.speaker, speaker_occurrences=place.speaker_occurrences, timestamp=place.timestamp,
         language=language, status=verdict.status, match_type=verdict.match_type, confidence=verdict.confidence,
-        band=verdict.band, severity=verdict.severity, reasons=reasons, differences=place.differences,
-        bm25_score=_round(alignment.bm25_score), bm25_ratio=_round(alignment.bm25_ratio), cosine=cosine,
-        match_ratio=comparison.match_ratio, suggestion=suggestion, document_sha256=place.document_sha256,
+        band=verdict.band, severity=verdict.severity, p_change=verdict.p_change, reasons=reasons,
+        differences=place.differences, bm25_score=_round(alignment.bm25_score),
+        bm25_ratio=_round(alignment.bm25_ratio), cosine=cosine, match_ratio=comparison.match_ratio,
+        signals=dict(verdict.signals), suggestion=suggestion, document_sha256=place.document_sha256,
         extra=dict(quote.extra), finding=quote.finding, finding_confidence=quote.finding_confidence,
         claimed_speaker=quote.speaker)
 
