@@ -57,8 +57,10 @@ _PAGE_NUMBER = re.compile(r"(?<![\w:.,/-])(\d{1,5})(?![\w:/]|[.,]\d)")
 _QA = re.compile(r"([QA])\.(?:[ \t]+\S|[ \t]*$)")
 # A name as the record prints it: capitalised words and initials ("JOHN M. POINDEXTER", "Dr. Jane Roe").
 _NAME = r"[A-Z][A-Za-z'\-]*\.?(?:[ \t]+(?:Mc|Mac|De|Di|Du|La|Le|O')?[A-Z][A-Za-z'\-]*\.?){0,4}"
-_BY = re.compile(rf"(?:BY|By)[ \t]+(?P<name>{_NAME}?)[ \t]*:?[ \t]*$")
-_EXAMINED_BY = re.compile(rf"(?:[A-Z\-]+[ \t]+)?EXAMINATION[ \t]+BY[ \t]+(?P<name>{_NAME}?)[ \t]*:?[ \t]*$")
+# Counsel as a BY line names them: a title and a name ("BY MR. LIMAN:", "CROSS-EXAMINATION BY MS. ROE").
+_COUNSEL = rf"(?i:MR|MRS|MS|MISS|MX|DR|ATTORNEY|SENATOR|REPRESENTATIVE|CHAIRMAN|CHAIRWOMAN)\.?[ \t]+{_NAME}?"
+_BY = re.compile(rf"(?:BY|By)[ \t]+(?P<name>{_COUNSEL})[ \t]*:?[ \t]*$")
+_EXAMINED_BY = re.compile(rf"(?:[A-Z\-]+[ \t]+)?EXAMINATION[ \t]+BY[ \t]+(?P<name>{_COUNSEL})[ \t]*:?[ \t]*$")
 _WITNESS_OF = re.compile(rf"\b(?:TESTIMONY|DEPOSITION|EXAMINATION|STATEMENT|EVIDENCE|INTERVIEW)[ \t]+OF[ \t]+"
                          rf"(?P<name>(?!THE\b){_NAME}?)[ \t]*(?:,|\(|$)", re.IGNORECASE)
 _WITNESS_IS = re.compile(rf"(?:THE[ \t]+)?(?:WITNESS|DEPONENT)[ \t]*:[ \t]*(?P<name>{_NAME}?)[ \t]*(?:,|$)",
@@ -122,6 +124,7 @@ class _Reading:
     pages: list[list[int]]
     furniture: set[int] = field(default_factory=set)   # rows whose words are layout
     irregular: list[int] = field(default_factory=list)  # pages numbered out of sequence
+    back: int = -1   # the first row of the back matter (-1: none)
     indent: int = 0  # how far the words of a line that goes on a turn stand from its number
 
     @property
@@ -266,8 +269,9 @@ def _blocks(reading: _Reading) -> list[range]:
     return blocks
 
 
-def _page_numbers(reading: _Reading, block: range) -> list[tuple[int, bool, bool]]:
-    """The numbers printed in a block's short lines: (value, nearer the block's bottom, nearer its top)."""
+def _page_numbers(reading: _Reading, block: range) -> list[tuple[int, int]]:
+    """The numbers printed in a block's short lines: (value, +1 nearer the block's bottom, the next page's
+    head; -1 nearer its top, the page before's foot; 0 alone)."""
     text = reading.text
     filled = [k for k in block if text[reading.rows[k].start:reading.rows[k].end].strip()]
     found = []
@@ -275,33 +279,36 @@ def _page_numbers(reading: _Reading, block: range) -> list[tuple[int, bool, bool
         line = text[reading.rows[k].start:reading.rows[k].end].strip()
         if len(line) <= FURNITURE_CHARS and len(line.split()) <= 12:
             below = len(filled) - 1 - place
-            found += [(int(m.group(1)), below <= place, place <= below) for m in _PAGE_NUMBER.finditer(line)]
+            side = (below < place) - (place < below)
+            found += [(int(m.group(1)), side) for m in _PAGE_NUMBER.finditer(line)]
     return found
 
 
 def _page_names(reading: _Reading) -> tuple[list[int], list[str], list[bool], list[str]]:
     """Where each page starts, what it is called and whether that is printed on it, and what was not read:
-    the number printed between pages that rises by one page by page, at the pages' heads or at their feet
-    (a number alone between two pages may be either: a number before the first page says heads, one after
-    the last feet)."""
+    the number printed between pages that rises by one page by page, at the pages' heads or at their feet.
+    A number between two pages may be either: a number before the first page says heads, one after the last
+    feet, and else where it stands in the lines between (nearer the next page: its head)."""
     blocks = _blocks(reading)
     n = len(reading.pages)
     numbers = [_page_numbers(reading, block) for block in blocks]
-    votes: Counter[tuple[int, int]] = Counter()  # (0 heads | 1 feet, name - page index)
+    votes: Counter[tuple[int, int]] = Counter()  # (0 heads | 1 feet, name - page index): how many pages
+    leaning: Counter[tuple[int, int]] = Counter()  # ... and how many numbers stand on that side of their block
     for b, found in enumerate(numbers):
-        for value, low, high in found:
-            if b < n and low:
-                votes[0, value - b] += 2 + (b == 0)
-            if b > 0 and high:
-                votes[1, value - b + 1] += 2 + (b == n)
+        for value, side in found:
+            if b < n:
+                votes[0, value - b] += 1
+                leaning[0, value - b] += side > 0
+            if b > 0:
+                votes[1, value - b + 1] += 1
+                leaning[1, value - b + 1] += side < 0
     starts = [0] + [reading.rows[block.start].start for block in blocks[1:n]]
-    best = max(votes.items(), key=lambda item: (item[1], -item[0][0]), default=None)
-    if best is None or best[1] < 2 * max(2, PAGE_NUMBERED * n):
+    best = max(votes, key=lambda key: (votes[key], leaning[key], -key[0]), default=None)
+    if best is None or votes[best] < max(2, PAGE_NUMBERED * n):
         return starts, [str(k + 1) for k in range(n)], [False] * n, ["no page numbers printed between its pages "
                                                                      "(pages counted in the file)"]
-    (side, offset), _ = best
     # A page that prints no number (a cover) takes it from the pages around it: the transcript's numbering.
-    return starts, [str(k + offset) for k in range(n)], [True] * n, []
+    return starts, [str(k + best[1]) for k in range(n)], [True] * n, []
 
 
 def _page_of(reading: _Reading) -> dict[int, int]:
@@ -328,6 +335,7 @@ def _front_and_back(reading: _Reading) -> None:
         opening = next((rows[k].words(text) for k in page if rows[k].words(text)), "")
         if _capitals(opening) or _index(text, [rows[k] for k in page]):
             reading.furniture |= set(range(page[0], pages[-1][-1] + 1))
+            reading.back = page[0]
             return
 
 
@@ -353,7 +361,7 @@ def _people(reading: _Reading) -> tuple[tuple[int, str, str], ...]:
     """The examiners and witnesses of the record, each from where it is named on; the reporter's lines that
     name them (``BY`` lines, the swearing, headings before a turn) made furniture."""
     rows, text = reading.rows, reading.text
-    numbered = reading.numbered
+    numbered = [k for k in reading.numbered if reading.back < 0 or k < reading.back]  # no certificate's
     people: list[tuple[int, str, str]] = []
     front = [k for k in numbered if k in reading.furniture]
     cover = next((m.group("name") for k in front for pattern in (_WITNESS_OF, _WITNESS_IS)
