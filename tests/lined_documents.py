@@ -322,3 +322,25 @@ HEARING_TURNS = [
     Turn("THE WITNESS:", "We would apply again tomorrow, Senator, if the forms were shorter."),
     Turn("THE CHAIRMAN:", "Then we will see that they are shorter. The hearing is adjourned."),
 ]
+
+
+def drawn_pages(transcript: Transcript, style: Style) -> list[list[tuple[float, float, str]]]:
+    """The transcript's pages as a PDF draws them, (x, y, text) by line: the page number at the top right, each
+    line number in the margin and its words beside it (a label set further in), the reporter's footer centred
+    at the foot. A PDF reader's text keeps none of the indents."""
+    pages: list[list[tuple[float, float, str]]] = []
+    for raw in transcript.text.split("\n"):
+        words = raw.strip()
+        if not words:
+            continue
+        if words in style.footer:
+            pages[-1].append((200.0, 60.0 - 14 * style.footer.index(words), words))
+        elif raw.startswith(" " * 20):  # the page number, set to the right
+            pages.append([(520.0, 760.0, words)])
+        else:
+            number, rest = raw[:style.number_width].strip(), raw[style.number_width:]
+            y = 730.0 - 26 * (int(number) - 1)
+            pages[-1].append((40.0, y, number))
+            if rest.strip():
+                pages[-1].append((70.0 + 6 * (len(rest) - len(rest.lstrip()) - len(style.gap)), y, rest.strip()))
+    return pages

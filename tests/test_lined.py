@@ -22,9 +22,12 @@ from lined_documents import (
     Style,
     Transcript,
     Turn,
+    blank,
+    drawn_pages,
     page,
     render,
 )
+from paged_documents import line, pdf
 
 import quoteverify
 from quoteverify.app.repeat import write_manifest
@@ -241,6 +244,20 @@ def test_texts_that_only_look_numbered_are_not_transcripts(text: str) -> None:
     assert not page_structure(text).lined
 
 
+def test_a_transcript_as_a_pdf_is_read_the_same(tmp_path: Path) -> None:
+    # pypdf's text keeps no indent and sets each page's number alone on a line at the margin, where line
+    # numbers stand: "2", "1 C O N T E N T S", ...
+    path = tmp_path / "argument.pdf"
+    path.write_bytes(pdf([[line(x, y, words) for x, y, words in drawn] for drawn in drawn_pages(SC, SUPREME_COURT)]))
+    first, last = _across(SC, ARGUMENT, "MS. MARSH:", "page")
+    heading = "ORAL ARGUMENT OF DAVID OKAFOR, ESQ. ON BEHALF OF THE RESPONDENT"
+    run = quoteverify.run([path], [{"quote": SC.quote(first, last), "speaker": "Ms. Marsh"}, heading], NO_EMBED)
+    found, furniture = run.results
+    assert (found.status, found.cite, found.speaker) == ("verified", SC.cite(first, last), "MS. MARSH")
+    assert furniture.status == "unverified"  # a heading between turns, though the PDF's text drops its indent
+    assert run.layouts == {"argument": "lined"} and not [w for w in run.warnings if "in part" in w]
+
+
 def test_pages_of_a_transcript_survive_the_cache() -> None:
     pages = page_structure(DEPO.text)
     again = Pages.from_arrays(pages.arrays())
@@ -334,6 +351,8 @@ def _transcripts(draw: st.DrawFn) -> tuple[Transcript, Style]:
         turns.append(Turn(["MR. ABLE:", "MS. BAKER:", "JUSTICE CRANE:"][k % 3], " ".join(said)))
         if rng.random() < 0.05:
             turns.append(page())
+        if rng.random() < 0.15:  # a blank numbered line, at times a page's first
+            turns.append(blank())
     return render(turns, style), style
 
 

@@ -51,6 +51,7 @@ SWORN_LINES = 4        # the swearing of a witness takes at most this many lines
 # A line number opening a line: one or two digits, then a space or the line's end.
 _LEAD = re.compile(r"[ \t]*(\d{1,2})(?=[ \t]|$)")
 _ROW = re.compile(r"[^\r\n]*")
+_SPACES = re.compile(r"[ \t]*")
 # The gate: a line opening with 1 and, past blank lines, one opening with 2 (every line-numbered page has them).
 _GATE = re.compile(r"\n[ \t]*1(?:[ \t][^\n]*)?\n(?:[ \t]*\r?\n)*?[ \t]*2(?=[ \t\r\n]|$)")
 _PAGE_NUMBER = re.compile(r"(?<![\w:.,/-])(\d{1,5})(?![\w:/]|[.,]\d)")
@@ -66,7 +67,8 @@ _WITNESS_OF = re.compile(rf"\b(?:TESTIMONY|DEPOSITION|EXAMINATION|STATEMENT|EVID
 _WITNESS_IS = re.compile(rf"(?:THE[ \t]+)?(?:WITNESS|DEPONENT)[ \t]*:[ \t]*(?P<name>{_NAME}?)[ \t]*(?:,|$)",
                          re.IGNORECASE)
 _SWORN_NAME = re.compile(rf"(?P<name>{_NAME}?),(?:[ \t]|$)")
-_SWORN = re.compile(r"\b(?:sworn|affirmed|called as a witness)\b", re.IGNORECASE)
+_SWORN = re.compile(r"\b(?:(?:having been|being|was)[ \t]+(?:(?:first|previously|duly)[ \t]+)*(?:sworn|affirmed)|"
+                    r"called as a witness)\b", re.IGNORECASE)
 _REFERENCE = re.compile(r"(?<![\w:])\d{1,4}:\d{1,2}(?![\w:])")
 
 
@@ -126,6 +128,7 @@ class _Reading:
     irregular: list[int] = field(default_factory=list)  # pages numbered out of sequence
     back: int = -1   # the first row of the back matter (-1: none)
     indent: int = 0  # how far the words of a line that goes on a turn stand from its number
+    flush: bool = False  # whether labels stand where those words do (a PDF reader's text drops the indents)
 
     @property
     def numbered(self) -> list[int]:
@@ -182,19 +185,22 @@ def _numbered(text: str, rows: list[_Row]) -> _Reading | None:
     # Line numbers stand in one column (right-aligned, or left-aligned); a page number set to the right does not.
     ends = Counter(m.end(1) - rows[k].start for k, m in found)
     begins = Counter(m.start(1) - rows[k].start for k, m in found)
-    end_col, at_end = ends.most_common(1)[0]
-    begin_col, at_begin = begins.most_common(1)[0]
+    right = ends.most_common(1)[0][1] >= begins.most_common(1)[0][1]
+    column = (ends if right else begins).most_common(1)[0][0]
+    found = [(k, m) for k, m in found if (m.end(1) if right else m.start(1)) - rows[k].start == column]
     pages: list[list[int]] = []
     irregular: list[int] = []
-    for k, m in found:
-        if (m.end(1) - rows[k].start if at_end >= at_begin else m.start(1) - rows[k].start) != (
-                end_col if at_end >= at_begin else begin_col):
-            continue
+    for at, (k, m) in enumerate(found):
         number = int(m.group(1))
+        before = rows[pages[-1][-1]].number if pages else 0
+        after = int(found[at + 1][1].group(1)) if at + 1 < len(found) else 0
+        # Lines between this one and the last line numbered (a footer): a new page's number follows them.
+        apart = bool(pages) and any(_filled(text, rows[j]) for j in range(pages[-1][-1] + 1, k))
+        if not text[m.end(1):rows[k].end].strip() and (after == 1 if number == 1 else number != before + 1 or apart):
+            continue  # a page's number alone on its line, as a PDF reader extracts it from a page's head
         row = rows[k]
         row.number, row.digits = number, m.span(1)
-        after = re.compile(r"[ \t]*").match(text, m.end(1), row.end)
-        row.body = after.end() if after else m.end(1)
+        row.body = _SPACES.match(text, m.end(1), row.end).end()  # type: ignore[union-attr]  # matches ""
         if number == 1 or not pages:
             pages.append([k])
         else:
@@ -248,7 +254,8 @@ def _turns(reading: _Reading) -> None:
     going_on = Counter(indent(k) for k in reading.numbered if k not in found and rows[k].body < rows[k].end)
     reading.indent = going_on.most_common(1)[0][0] if going_on else 0
     opening = Counter(indent(k) for k in found)
-    if opening and opening.most_common(1)[0][0] != reading.indent:
+    reading.flush = not opening or opening.most_common(1)[0][0] == reading.indent
+    if not reading.flush:
         found = {k: at for k, at in found.items() if indent(k) != reading.indent}
     capitals = {k for k, (speaker, _) in found.items()
                 if sum(map(str.isupper, speaker)) > sum(map(str.islower, speaker))}
@@ -368,34 +375,50 @@ def _people(reading: _Reading) -> tuple[tuple[int, str, str], ...]:
                   if (m := pattern.search(rows[k].words(text))) and m.group("name")), "")
     if cover:
         people.append((0, "witness", cover.strip()))
-    following: str | None = "end"  # what the next row with words is: a turn, the reporter's, or text
-    for k in reversed(numbered):
-        row = rows[k]
+    following = True  # whether the next row with words opens a turn or is the reporter's
+    for at in range(len(numbered) - 1, -1, -1):
+        row = rows[numbered[at]]
         words = row.words(text)
         if not words:
             continue
         examiner = _BY.match(words) or _EXAMINED_BY.match(words)
-        heading = not row.speaker and _capitals(words) and row.body - row.digits[1] > reading.indent and following
+        heading = not row.speaker and following and _capitals(words) and _apart(reading, numbered, at)
         if examiner and examiner.group("name"):
             people.append((row.start, "examiner", examiner.group("name").strip()))
         if heading and (named := _WITNESS_OF.search(words)) and named.group("name"):
             people.append((row.start, "witness", named.group("name").strip()))
         if examiner or heading:
-            reading.furniture.add(k)
-        following = "turn" if row.speaker or examiner or heading else None
+            reading.furniture.add(numbered[at])
+        following = bool(row.speaker or examiner or heading)
     people += _sworn(reading, numbered)
     return tuple(sorted(set(people)))
 
 
+def _apart(reading: _Reading, numbered: list[int], at: int) -> bool:
+    """Whether the numbered row ``numbered[at]`` is set apart from the text of the turns, as the reporter's own
+    lines are: further in than the lines that go on a turn, or, where labels stand there too (a PDF reader's
+    text), after a line that ends a sentence or is the reporter's."""
+    rows, text = reading.rows, reading.text
+    row = rows[numbered[at]]
+    if not reading.flush:
+        return row.body - row.digits[1] > reading.indent
+    before = next((numbered[j] for j in range(at - 1, -1, -1) if rows[numbered[j]].words(text)), None)
+    return before is None or before in reading.furniture or rows[before].words(text).endswith(_ENDS)
+
+
+_ENDS = (".", "?", "!", ":", ")", '"', "\u201d", "--")
+
+
 def _sworn(reading: _Reading, numbered: list[int]) -> list[tuple[int, str, str]]:
     """The swearing of witnesses ("JANE ROE, having been first duly sworn, was examined and testified as
-    follows:"), up to SWORN_LINES lines ending with a colon or a point: the witness, from there on."""
+    follows:"): a paragraph set apart from the text (``_apart``), opening with a name (in capitals, or of two
+    words or more), up to SWORN_LINES lines ending with a colon or a point: the witness, from there on."""
     rows, text = reading.rows, reading.text
     found = []
     for at, k in enumerate(numbered):
         words = rows[k].words(text)
-        named = _SWORN_NAME.match(words) if words and not rows[k].speaker else None
-        if named is None:
+        named = _SWORN_NAME.match(words) if words and not rows[k].speaker and _apart(reading, numbered, at) else None
+        if named is None or not (_capitals(named.group("name")) or len(named.group("name").split()) > 1):
             continue
         lines = [numbered[j] for j in range(at, min(at + SWORN_LINES, len(numbered)))]
         paragraph = []
@@ -419,6 +442,10 @@ def _unread(reading: _Reading, people: tuple[tuple[int, str, str], ...], names: 
     if reading.irregular:
         partly.append(f"line numbers out of sequence on page{'s' if len(reading.irregular) > 1 else ''} "
                       + ", ".join(names[p] for p in reading.irregular[:5]))
+    unnumbered = sum(1 for page in reading.pages for k in range(page[0], page[-1] + 1)
+                     if not rows[k].number and _filled(text, rows[k]))
+    if unnumbered:
+        partly.append(f"{unnumbered} line{'s' if unnumbered > 1 else ''} without a number inside its pages")
     if not said:
         partly.append("no speaker labels read")
     if "A" in said and not any(role == "witness" for _, role, _ in people):
