@@ -52,12 +52,13 @@ SWORN_LINES = 4        # the swearing of a witness takes at most this many lines
 _LEAD = re.compile(r"[ \t]*(\d{1,2})(?=[ \t]|$)")
 _ROW = re.compile(r"[^\r\n]*")
 _SPACES = re.compile(r"[ \t]*")
-# The gate: a line opening with 1 and, past blank lines, one opening with 2 (every line-numbered page has them).
-_GATE = re.compile(r"\n[ \t]*1(?:[ \t][^\n]*)?\n(?:[ \t]*\r?\n)*?[ \t]*2(?=[ \t\r\n]|$)")
+# The gate: a line opening with 1 and, past up to 3 blank lines, one opening with 2 (every line-numbered page has
+# them).
+_GATE = re.compile(r"\n[ \t]*1(?:[ \t][^\n]*)?\n(?:[ \t]*\r?\n){0,3}[ \t]*2(?=[ \t\r\n]|$)")
 _PAGE_NUMBER = re.compile(r"(?<![\w:.,/-])(\d{1,5})(?![\w:/]|[.,]\d)")
 _QA = re.compile(r"([QA])\.(?:[ \t]+\S|[ \t]*$)")
 # A name as the record prints it: capitalised words and initials ("JOHN M. POINDEXTER", "Dr. Jane Roe").
-_NAME = r"[A-Z][A-Za-z'\-]*\.?(?:[ \t]+(?:Mc|Mac|De|Di|Du|La|Le|O')?[A-Z][A-Za-z'\-]*\.?){0,4}"
+_NAME = r"[A-Z][A-Za-z'\-]{0,30}\.?(?:[ \t]+(?:Mc|Mac|De|Di|Du|La|Le|O')?[A-Z][A-Za-z'\-]{0,30}\.?){0,4}"
 # Counsel as a BY line names them: a title and a name ("BY MR. LIMAN:", "CROSS-EXAMINATION BY MS. ROE").
 _COUNSEL = rf"(?i:MR|MRS|MS|MISS|MX|DR|ATTORNEY|SENATOR|REPRESENTATIVE|CHAIRMAN|CHAIRWOMAN)\.?[ \t]+{_NAME}?"
 _BY = re.compile(rf"(?:BY|By)[ \t]+(?P<name>{_COUNSEL})[ \t]*:?[ \t]*$")
@@ -67,7 +68,7 @@ _WITNESS_OF = re.compile(rf"\b(?:TESTIMONY|DEPOSITION|EXAMINATION|STATEMENT|EVID
 _WITNESS_IS = re.compile(rf"(?:THE[ \t]+)?(?:WITNESS|DEPONENT)[ \t]*:[ \t]*(?P<name>{_NAME}?)[ \t]*(?:,|$)",
                          re.IGNORECASE)
 _SWORN_NAME = re.compile(rf"(?P<name>{_NAME}?),(?:[ \t]|$)")
-_SWORN = re.compile(r"\b(?:(?:having been|being|was)[ \t]+(?:(?:first|previously|duly)[ \t]+)*(?:sworn|affirmed)|"
+_SWORN = re.compile(r"\b(?:(?:having been|being|was)[ \t]+(?:(?:first|previously|duly)[ \t]+){0,3}(?:sworn|affirmed)|"
                     r"called as a witness)\b", re.IGNORECASE)
 _REFERENCE = re.compile(r"(?<![\w:])\d{1,4}:\d{1,2}(?![\w:])")
 

@@ -199,7 +199,7 @@ _NUMBERED_ROLE = re.compile(r"(participant|respondent|interviewee|speaker)(\d+)"
 # does not name "Mrs. Smith".
 _TITLE = re.compile(r"(?i)^\s*(?:(?:mr|mrs|ms|miss|mx|dr|prof|professor|hon|sen|senator|rep|representative|sir|dame|"
                     r"lord|lady|the|chief|justice|judge|chairman|chairwoman|admiral|general|colonel|commander|"
-                    r"secretary|ambassador|governor)\.?\s+)+(?=\S)")
+                    r"secretary|ambassador|governor)\.?\s+){1,3}(?=\S)")
 # A role of a line-numbered transcript's record with the person it is (quoteverify.sources.lined): "Q (MR.
 # LIMAN)", "A (JOHN M. POINDEXTER)", "THE WITNESS (JOHN M. POINDEXTER)" are that person's turns.
 _RECORD_ROLE = re.compile(r"\s*(Q|A|THE WITNESS|THE DEPONENT) \(([^()]+)\)\s*")
