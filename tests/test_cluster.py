@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from conftest import TINY_CORPUS, FakeEmbedder
+from lined_documents import Style, Turn, render
 
 import quoteverify
 from quoteverify.cli import main
@@ -453,6 +454,9 @@ def test_the_speaker_label_warnings_come_from_the_workers_turns(tmp_path: Path) 
     corpus["farming-hay-a-year-on-the-ranch"] = ("Farming Hay: A Year On The Ranch\n"
                                                  "Dale: we cut the hay in June every single year.\n"
                                                  "Dale: and we bale it in July when the weather holds.\n")
+    # A line-numbered transcript whose A. turns no cover names: read only in part, which the run says too.
+    corpus["record"] = render([Turn("Q." if k % 2 else "A.", f"Answer {k} of the long record of the yard.")
+                               for k in range(60)], Style(lines=25)).text
     quotes = [{"quote": "We lost fifteen volunteers in the spring", "document": "podcast"},
               {"quote": "the town rebuilt the bridge too late", "document": "podcast"},
               {"quote": "agreed to fund the new library wing", "document": "memo", "speaker": "Chair"},
@@ -467,9 +471,11 @@ def test_the_speaker_label_warnings_come_from_the_workers_turns(tmp_path: Path) 
             one = quoteverify.run(corpus, quotes, config)
             assert any(w.startswith("podcast: 2 speaker turns read, but 2 lines") for w in one.warnings)
             assert any(w.startswith("memo: no speaker labels read") for w in one.warnings)
+            assert any(w.startswith("line-numbered transcript read only in part: record (") for w in one.warnings)
             run = run_on_cluster(corpus, quotes, config, cluster=cluster.scheduler_address, cache_dir=cache)
             assert jsonl_bytes(run.results) == jsonl_bytes(one.results)
             assert run.warnings == one.warnings
+            assert run.layouts == one.layouts == {**{doc: "unpaged" for doc in corpus}, "record": "lined"}
 
 
 def test_a_worker_lost_after_the_shards_checks_costs_only_time(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -490,6 +496,9 @@ def test_a_worker_lost_after_the_shards_checks_costs_only_time(monkeypatch: pyte
     corpus = dict(TINY_CORPUS)
     corpus["podcast"] = ("Maria: We lost fifteen volunteers in the spring of that year.\n"
                          "**Alice**: Nobody told us about any of it.\n")
+    # A line-numbered transcript whose A. turns no cover names: read only in part, which the run says too.
+    corpus["record"] = render([Turn("Q." if k % 2 else "A.", f"Answer {k} of the long record of the yard.")
+                               for k in range(60)], Style(lines=25)).text
     quotes = [{"quote": "We lost fifteen volunteers in the spring", "document": "podcast"},
               {"quote": "the council rebuilt the old bridge much too late", "document": "interview-01"},
               {"quote": "it was harder than we expected", "document": "interview-01"}]

@@ -147,7 +147,7 @@ def test_card_labels_and_their_precedence(quotes: list[QuoteResult], expected: t
 def test_a_card_holds_the_claim_its_label_and_the_evidence() -> None:
     located = result("q1", document="interview-01", matched_text="the source text", document_sha256="ab" * 32,
                      start=10, end=25, cosine=0.91, match_ratio=0.97, bm25_score=12.5, confidence=0.93,
-                     match_type="normalized")
+                     match_type="normalized", cite="12:4-6")
     when = datetime(2026, 3, 1, 9, 30, 15, tzinfo=timezone.utc)
     (card,) = claim_cards([located, result("q2", "unverified")], checked_at=when)
     assert card.to_dict() == {
@@ -158,11 +158,11 @@ def test_a_card_holds_the_claim_its_label_and_the_evidence() -> None:
              "snippet": "the source text", "document_sha256": "ab" * 32, "start": 10, "end": 25,
              "method": "normalized",
              "metrics": {"confidence": 0.93, "cosine": 0.91, "match_ratio": 0.97, "bm25_score": 12.5},
-             "checked_at": "2026-03-01T09:30:15+00:00"},
+             "checked_at": "2026-03-01T09:30:15+00:00", "cite": "12:4-6"},
             {"quote_id": "q2", "quote": "quote q2", "status": "unverified", "document": "", "snippet": "",
              "document_sha256": "", "start": None, "end": None, "method": "unlocated",
              "metrics": {"confidence": 0.1, "cosine": None, "match_ratio": None, "bm25_score": None},
-             "checked_at": "2026-03-01T09:30:15+00:00"},
+             "checked_at": "2026-03-01T09:30:15+00:00", "cite": ""},
         ]}
 
 

@@ -77,7 +77,7 @@ def test_manifest_records_the_run(project, monkeypatch):
     files = sorted((project / "transcripts").glob("*.txt"))
     assert data["inputs"]["documents"] == [
         {"path": f"../transcripts/{f.name}", "sha256": sha256(f), "doc_id": f.stem, "encoding": "utf-8",
-         "language": "en"} for f in files]
+         "language": "en", "layout": "unpaged"} for f in files]
     assert data["inputs"]["quotes"] == {"path": "../quotes.csv", "sha256": sha256(project / "quotes.csv"),
                                         "sheet": ""}
     assert data["outputs"] == ["results.jsonl", "results.csv"]
@@ -98,6 +98,7 @@ def test_manifest_records_the_run(project, monkeypatch):
     assert environment["packages"]["quoteverify"] == metadata.version("quoteverify")
     assert data["warnings"] == []
     assert data["languages"] == {"en": {"documents": len(files), "quotes": len(results), "lexicon": True}}
+    assert data["layouts"] == {"lined": 0, "paged": 0, "unpaged": len(files)}
 
 
 def test_manifest_reads_back_as_written(project, monkeypatch):

@@ -409,7 +409,7 @@ def _save_and_load(barrier, queue, p: int, cache: Path, results: list, rounds: i
             mine.update({f"own-{p}-{r}-{k}": results[(k + p) % len(results)] for k in range(50)})
             barrier.wait(timeout=120)
             kept.save(mine, run=list(mine))
-            kept.keep_run(windows=p, warnings=[f"process {p}"])
+            kept.keep_run(windows=p, warnings=[f"process {p}"], layouts={})
             replayed = kept.replay()
             if replayed is None or [x.to_dict() for x in replayed.results] != [x.to_dict() for x in mine.values()]:
                 wrong.append(r)

@@ -18,7 +18,7 @@ from ..model.decoders import shown
 from ..model.errors import ConfigError, InputError
 from ..model.lexicon import languages
 from ..model.rows import to_frame
-from ..model.types import Escalation, Progress, Recheck, Run
+from ..model.types import LAYOUTS, Escalation, Progress, Recheck, Run
 from ..model.version import __version__
 from ..pipeline.stages import run, verify
 from ..plumbing.manifest import (
@@ -85,7 +85,7 @@ def build_manifest(run: Run, *, base: str | Path = ".", quotes_path: str | Path 
     base = Path(base)
     documents = tuple(
         InputFile(path=relative_path(d.path, base) if d.path else "", sha256=d.sha256, doc_id=d.doc_id,
-                  encoding=d.encoding, language=d.language)
+                  encoding=d.encoding, language=d.language, layout=run.layouts.get(d.doc_id, ""))
         for d in run.documents)
     quotes = None
     if quotes_path is not None:
@@ -98,7 +98,7 @@ def build_manifest(run: Run, *, base: str | Path = ".", quotes_path: str | Path 
         command=command, config=run.config.as_dict(), embedding=embedding_record(run.embedder), windows=run.windows,
         documents=documents, quotes=quotes, outputs=tuple(relative_path(o, base) for o in outputs),
         results_sha256=results_sha256(run.results), summary=summarize(run.results), environment=environment(),
-        warnings=tuple(run.warnings), languages=_languages(run))
+        warnings=tuple(run.warnings), languages=_languages(run), layouts=_layouts(run))
 
 
 def _languages(run: Run) -> dict[str, dict[str, Any]]:
@@ -106,6 +106,12 @@ def _languages(run: Run) -> dict[str, dict[str, Any]]:
     quotes = Counter(r.language or "unknown" for r in run.results)
     return {code: {"documents": documents[code], "quotes": quotes[code], "lexicon": code in languages()}
             for code in sorted(set(documents) | set(quotes))}
+
+
+def _layouts(run: Run) -> dict[str, int]:
+    """How many documents have each layout (all of types.LAYOUTS listed); empty when the run read none."""
+    counts = Counter(run.layouts.get(d.doc_id, "") for d in run.documents)
+    return {layout: counts[layout] for layout in LAYOUTS} if run.layouts else {}
 
 
 def write_manifest(path: str | Path, run: Run, **options: Any) -> Manifest:

@@ -148,7 +148,7 @@ def _evidence(result: QuoteResult, checked_at: str) -> Evidence:
         snippet=result.matched_text, document_sha256=result.document_sha256, start=result.start, end=result.end,
         method=result.match_type,
         metrics=Metrics(result.confidence, result.cosine, result.match_ratio, result.bm25_score),
-        checked_at=checked_at)
+        checked_at=checked_at, cite=result.cite)
 
 
 def claim_cards(results: Sequence[QuoteResult], *, checked_at: datetime | None = None) -> list[ClaimCard]:

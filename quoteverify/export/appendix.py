@@ -298,9 +298,26 @@ def _paging(results: list[QuoteResult]) -> str:
             "are words of it.")
 
 
+def _lined(results: list[QuoteResult], manifest: Manifest) -> str:
+    """How line-numbered transcripts were read, when a quote was found in one."""
+    if not any(r.cite for r in results):
+        return ""
+    lined = manifest.layouts.get("lined", 0)
+    which = f" ({lined} of the {plural(len(manifest.documents), 'source')})" if lined else ""
+    return (f" Line-numbered transcripts{which} were read by their layout: the number opening each line, the page "
+            "numbers, the reporter's headers and footers, a cover of appearances, indexes and certificates were "
+            "left out of matching, never read as words of the text, so a quote running across a line or a page "
+            "counted as verbatim and a number or footer carried into a quote remained a difference. Speakers "
+            "were read from the labels of the record: a Q. is the examining counsel's that the last BY line "
+            "names, an A. the witness's that the cover, a heading or the swearing names. Each quote found in one "
+            "is located by the page and line of its first and last word (18:21-19:3).")
+
+
 def _location(result: QuoteResult) -> str:
     line = f"line {result.line}" if result.line is not None else ""
     several = f"1 of {result.occurrences} places" if result.occurrences > 1 else ""
+    if result.cite:  # a line-numbered transcript, cited by page and line as its readers cite it
+        return ", ".join(filter(None, (f"{result.cite} (page:line)", result.timestamp, several)))
     return ", ".join(filter(None, (_page(result), line, result.timestamp, several))) or "—"
 
 
@@ -328,7 +345,10 @@ def render_appendix(results: list[QuoteResult], manifest: Manifest, *, style: st
     caption = ("One row per quote, in the order of the quote table. The location is the page (where the source "
                "is paged), the line, and the timestamp where the transcript has one, at which the matched passage "
                "begins, and how many places of the document hold the quote as well where there are several.")
-    blocks = [s.preamble, s.heading("Quote verification"), s.escape(_method(manifest) + _paging(results)),
+    if any(r.cite for r in results):
+        caption += " In a line-numbered transcript, the location is the page:line of the first and last word."
+    blocks = [s.preamble, s.heading("Quote verification"),
+              s.escape(_method(manifest) + _paging(results) + _lined(results, manifest)),
               _results(summarize(results), manifest, manifest_name, s), s.escape(caption),
               s.table(TABLE_HEADER, [_row(r) for r in results]), _findings(findings, s)]
     return "\n\n".join(b for b in blocks if b) + "\n"

@@ -99,6 +99,8 @@ QUOTE_COLUMNS = (
     Column("line", 7, _get("line")),
     Column("page", 9, _get("page"), optional=True),
     Column("page_kind", 10, _get("page_kind"), optional=True),
+    # page:line in a line-numbered transcript ("18:21-19:3"), as lawyers cite one
+    Column("cite", 11, _get("cite"), optional=True),
     # "1 of 3": the quote stands as well in other places of its document (the JSONL names their lines).
     Column("place", 12, lambda r: place(r.occurrences, r.speaker_occurrences, r.claimed_speaker or r.speaker),
            wrap=True, optional=True),

@@ -57,8 +57,9 @@ def write_cards(path: str | Path, cards: Sequence[ClaimCard]) -> None:
 
 
 def _where(result: QuoteResult) -> str:
-    place = ", ".join(filter(None, (result.document, f"line {result.line}" if result.line is not None else "",
-                                    result.timestamp)))
+    line = f"line {result.line}" if result.line is not None else ""
+    # A line-numbered transcript is cited by page and line, as its readers cite it.
+    place = ", ".join(filter(None, (result.document, result.cite or line, result.timestamp)))
     return f" — {place}" if place else ""
 
 

@@ -91,7 +91,7 @@ def _card(result: QuoteResult) -> dict[str, Any]:
         "matched": _segments(result.matched_text, [(d.source_text, d.kind) for d in differences]),
         "before": result.context_before, "after": result.context_after,
         "document": result.document, "claimed": result.claimed_document, "group": document_label(result),
-        "line": result.line, "page": result.page, "page_kind": result.page_kind,
+        "line": result.line, "page": result.page, "page_kind": result.page_kind, "cite": result.cite,
         "speaker": result.speaker, "timestamp": result.timestamp,
         "place": place(result.occurrences, result.speaker_occurrences, result.claimed_speaker or result.speaker)
         if result.occurrences > 1 else "",

@@ -20,8 +20,8 @@ from .types import QuoteResult, triage_order
 # Columns of CSV and DataFrames, in this order; lists are JSON-encoded in CSV.
 RESULT_COLUMNS = (
     "quote_id", "row", "status", "match_type", "confidence", "band", "severity", "p_change", "quote",
-    "claimed_document", "document", "start", "end", "line", "page", "page_kind", "occurrences", "other_lines",
-    "speaker", "speaker_occurrences", "timestamp", "language", "matched_text",
+    "claimed_document", "document", "start", "end", "line", "page", "page_kind", "cite", "occurrences",
+    "other_lines", "speaker", "speaker_occurrences", "timestamp", "language", "matched_text",
     "context_before", "context_after", "reasons", "differences", "bm25_score", "bm25_ratio", "cosine",
     "match_ratio", "signals", "suggestion", "document_sha256", "finding", "finding_confidence", "claimed_speaker",
     "decision", "reviewer_note")

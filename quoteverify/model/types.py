@@ -48,6 +48,10 @@ BENIGN: frozenset[DifferenceKind] = frozenset({
 # footer's folio, a page marker, the PDF's page labels), or the page's position in the file (1 = first).
 PageKind = Literal["printed", "position"]
 PAGE_KINDS: tuple[PageKind, ...] = get_args(PageKind)
+# How a document is laid out: a line-numbered transcript (pages of numbered lines, cited page:line), paged (a PDF's
+# pages, page breaks, markers or running headers), or neither.
+Layout = Literal["lined", "paged", "unpaged"]
+LAYOUTS: tuple[Layout, ...] = get_args(Layout)
 EDITS: frozenset[DifferenceKind] = frozenset({"disfluency", "typo", "contraction"})
 LOAD_BEARING: frozenset[DifferenceKind] = frozenset({"number", "negation", "name"})
 # How much a kind of difference weighs, as the workbook and the review page colour it.
@@ -287,6 +291,9 @@ class QuoteResult:
     # (one of PAGE_KINDS); empty for an unpaged document or an unlocated quote (quoteverify.sources.pages).
     page: str = ""
     page_kind: Literal[PageKind, ""] = ""
+    # In a line-numbered transcript (quoteverify.sources.lined): page:line of the first and last word, as
+    # lawyers cite a transcript ("18:21-19:3", "18:21-25"); empty in other documents or unlocated.
+    cite: str = ""
     # The equally good places of the quote in ``document`` (the one reported among them), and the lines where
     # the others start (the first 20); 0 and [] when it was not located.
     occurrences: int = 0
@@ -354,6 +361,9 @@ class Run:
     windows: int = 0
     quotes_sha256: str = ""  # of the quote table file; empty for quotes given in Python
     quotes: tuple[Quote, ...] = ()  # as checked, in input order: what the audit store needs to check them again
+    # How each document is laid out, by id (one of LAYOUTS; quoteverify.sources.pages.layout_of): the manifest
+    # counts them. Empty for a run that did not read them.
+    layouts: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -447,6 +457,7 @@ class Evidence:
     method: str  # the match type
     metrics: Metrics
     checked_at: str  # ISO 8601, UTC
+    cite: str = ""  # page:line in a line-numbered transcript ("18:21-19:3"); empty elsewhere
 
 
 @dataclass(frozen=True)

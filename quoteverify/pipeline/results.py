@@ -28,6 +28,7 @@ class Place:
     line: int | None = None
     page: str = ""
     page_kind: Literal[PageKind, ""] = ""
+    cite: str = ""
     occurrences: int = 0
     speaker_occurrences: int | None = None
     other_lines: list[int] = field(default_factory=list)
@@ -59,8 +60,9 @@ def build_result(quote: Quote, alignment: Alignment, comparison: Comparison, cos
         quote_id=quote.quote_id, quote=quote.text, row=quote.row, claimed_document=quote.claimed_document,
         document=place.document, start=place.start, end=place.end, matched_text=place.matched_text,
         context_before=place.context_before, context_after=place.context_after, line=place.line,
-        page=place.page, page_kind=place.page_kind, occurrences=place.occurrences, other_lines=place.other_lines,
-        speaker=place.speaker, speaker_occurrences=place.speaker_occurrences, timestamp=place.timestamp,
+        page=place.page, page_kind=place.page_kind, cite=place.cite, occurrences=place.occurrences,
+        other_lines=place.other_lines, speaker=place.speaker, speaker_occurrences=place.speaker_occurrences,
+        timestamp=place.timestamp,
         language=language, status=verdict.status, match_type=verdict.match_type, confidence=verdict.confidence,
         band=verdict.band, severity=verdict.severity, p_change=verdict.p_change, reasons=reasons,
         differences=place.differences, bm25_score=_round(alignment.bm25_score),
@@ -99,12 +101,14 @@ def _place(source: Source, alignment: Alignment, comparison: Comparison, match_t
     text = source.document.text
     start, end = comparison.start or 0, comparison.end or 0
     ctx = config.output.context_chars
-    page, page_kind = source.pages.label(*_passage(alignment, comparison, match_type, config.align.max_gap_words))
+    passage = _passage(alignment, comparison, match_type, config.align.max_gap_words)
+    page, page_kind = source.pages.label(*passage)
     return Place(
         document=comparison.document, document_sha256=source.document.sha256, start=start, end=end,
         matched_text=comparison.matched_text, context_before=text[max(0, start - ctx):start],
         context_after=text[end:end + ctx], line=source.line_of(start), page=page, page_kind=page_kind,
-        occurrences=alignment.occurrences, speaker_occurrences=alignment.speaker_occurrences,
+        cite=source.pages.cite(*_cited(comparison, match_type)), occurrences=alignment.occurrences,
+        speaker_occurrences=alignment.speaker_occurrences,
         other_lines=[source.line_of(source.span(w, w + 1)[0]) for w in alignment.others],
         speaker=turn.speaker if turn is not None else "", timestamp=turn.timestamp if turn is not None else "",
         differences=list(comparison.differences))
@@ -122,6 +126,16 @@ def _passage(alignment: Alignment, comparison: Comparison, match_type: MatchType
     near = [piece for s, piece in zip(segments, comparison.pieces) if s.doc == main.doc
             and s.d_start <= main.d_end + gap and main.d_start <= s.d_end + gap and piece[0] == comparison.document]
     return (min(p[1] for p in near), max(p[2] for p in near)) if near else (start, end)
+
+
+def _cited(comparison: Comparison, match_type: MatchType) -> tuple[int, int]:
+    """The span a result's page:line citation names: its whole span, but for a quote spliced or reordered from
+    pieces apart, its first piece (where the quote begins; its differences name where the others stand)."""
+    start, end = comparison.start or 0, comparison.end or 0
+    if match_type not in ("spliced", "reordered") or not comparison.pieces:
+        return start, end
+    doc, a, b = comparison.pieces[0]
+    return (a, b) if doc == comparison.document else (start, end)
 
 
 def judged_language(told: str, given: str, alignment: Alignment, corpus: Corpus, claimed: str, share: float) -> str:

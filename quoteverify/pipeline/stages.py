@@ -34,7 +34,9 @@ from ..sources.corpus import (
 from ..sources.documents import DocumentsGiven, LoadedDocuments, read_documents
 from ..sources.labels import labelled
 from ..sources.language import cosine_applies, detect_quote_languages, with_languages
+from ..sources.lined import partly_read
 from ..sources.numbers import number_words
+from ..sources.pages import layout_of
 from ..sources.quotes import check_claims, read_quotes
 from ..sources.turns import Turns, label_warnings
 from .parallel import Beside, ordered_chunks, ordered_map
@@ -423,7 +425,7 @@ def run(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = No
     if replayed is not None:  # a run of the same inputs kept every result: nothing to check again
         return Run(replayed.results, loaded.documents, config, embed.name if embed else None, timings,
                    [*warnings, *cache.warnings, *replayed.warnings], replayed.windows, inputs.quotes_sha256,
-                   tuple(quote_list))
+                   tuple(quote_list), replayed.layouts)
     languages = {d.language for d in loaded.documents} | set(own_languages)  # the documents' and the quotes' own
     if embed is not None and _model_may_judge(languages, config):
         embed.warm()  # beside normalizing, indexing and aligning
@@ -438,9 +440,12 @@ def run(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = No
         return corpus.sources[corpus.by_id[document.doc_id]].turns
 
     labels = label_warnings(loaded.documents, results, lambda d: turns(d).starts(), lambda d: turns(d).unread(d.text))
-    kept.keep_run(windows=prepared.windows, warnings=labels)
+    labels += partly_read({s.document.doc_id: s.pages.partly for s in corpus.sources})
+    layouts: dict[str, str] = {s.document.doc_id: layout_of(s.pages) for s in corpus.sources}
+    kept.keep_run(windows=prepared.windows, warnings=labels, layouts=layouts)
     return Run(results, loaded.documents, config, embed.name if embed else None, timings,
-               [*warnings, *cache.warnings, *labels], prepared.windows, inputs.quotes_sha256, tuple(quote_list))
+               [*warnings, *cache.warnings, *labels], prepared.windows, inputs.quotes_sha256, tuple(quote_list),
+               layouts)
 
 
 def _model_may_judge(languages: Iterable[str], config: Config) -> bool:

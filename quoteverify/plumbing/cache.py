@@ -48,8 +48,8 @@ from .tempfiles import clean_stale, temp_name
 
 # Bump when normalization or tokenization changes what a prepared document holds.
 # 4: apostrophes U+02BC and ` normalized; 5: checksummed entries; 6: page furniture skipped, pages kept;
-# 7: filler phrases weak, keyed by the language
-PREPARE_VERSION = "7"
+# 7: filler phrases weak, keyed by the language; 8: line-numbered transcripts (line numbers, the record's people)
+PREPARE_VERSION = "8"
 CHECKSUM_FILE = "checksum.json"
 
 

@@ -50,6 +50,7 @@ class InputFile:
     encoding: str = ""  # documents only
     sheet: str = ""     # quote workbooks only: the sheet read, empty for the first
     language: str = ""  # documents only: ISO 639-1, given or detected; empty when unknown
+    layout: str = ""    # documents only: one of types.LAYOUTS ("lined": a line-numbered transcript); empty if unread
 
 
 @dataclass(frozen=True)
@@ -108,6 +109,8 @@ class Manifest:
     warnings: tuple[str, ...] = ()
     # Per language ("unknown" when none was told): documents, quotes checked in it, and whether it has a lexicon.
     languages: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # How many documents have each layout (types.LAYOUTS: line-numbered transcripts, paged, neither).
+    layouts: dict[str, int] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
         index, window = self.config["index"], self.config["window"]
@@ -122,7 +125,8 @@ class Manifest:
             "created": self.created,
             "command": self.command,
             "inputs": {"documents": [_as_dict(d, "sheet") for d in self.documents],
-                       "quotes": _as_dict(self.quotes, "doc_id", "encoding", "language") if self.quotes else None},
+                       "quotes": _as_dict(self.quotes, "doc_id", "encoding", "language", "layout")
+                       if self.quotes else None},
             "outputs": list(self.outputs),
             "results_sha256": self.results_sha256,
             "summary": _as_dict(self.summary),
@@ -134,6 +138,7 @@ class Manifest:
             "environment": self.environment,
             "warnings": list(self.warnings),
             "languages": self.languages,
+            "layouts": self.layouts,
         }
 
     @classmethod
@@ -152,7 +157,7 @@ class Manifest:
                 "windows": window["count"], "documents": inputs["documents"], "quotes": inputs["quotes"],
                 "outputs": data["outputs"], "results_sha256": data["results_sha256"], "summary": data["summary"],
                 "environment": data["environment"], "warnings": data.get("warnings", []),
-                "languages": data.get("languages", {})}, name="manifest")
+                "languages": data.get("languages", {}), "layouts": data.get("layouts", {})}, name="manifest")
             record_of(_Environment, manifest.environment, name="environment")
             for code, counts in manifest.languages.items():
                 record_of(_LanguageCounts, counts, name=f"languages.{code}")

@@ -46,8 +46,9 @@ from ..model.types import Quote, QuoteResult
 from .cache import digest
 from .database import CacheDatabase
 
-# Bump when the entry layout changes (2: page, page_kind; 3: occurrences; 4: rows of the cache's database).
-RESULT_VERSION = "4"
+# Bump when the entry layout changes (2: page, page_kind; 3: occurrences; 4: rows of the cache's database;
+# 5: cite, the documents' layouts).
+RESULT_VERSION = "5"
 _FIELDS = frozenset(f.name for f in fields(QuoteResult))
 
 
@@ -137,20 +138,21 @@ class ResultCache:
         try:
             record = json.loads(payload.decode("utf-8", "surrogatepass"))
             keys, windows, warnings = record["keys"], int(record["windows"]), [str(w) for w in record["warnings"]]
-        except (ValueError, KeyError, TypeError):
+            layouts = {str(doc): str(layout) for doc, layout in record["layouts"].items()}
+        except (ValueError, KeyError, TypeError, AttributeError):
             return None
         found = self.load(dict(enumerate(keys)))
         if len(found) != len(keys):
             return None
-        return Replay([found[k] for k in range(len(keys))], windows, warnings)
+        return Replay([found[k] for k in range(len(keys))], windows, warnings, layouts)
 
-    def keep_run(self, *, windows: int, warnings: Sequence[str]) -> None:
+    def keep_run(self, *, windows: int, warnings: Sequence[str], layouts: Mapping[str, str]) -> None:
         """Record this run (``run``): the key of each of its results in order (those of the last ``save``), the
-        number of windows searched and the warnings the results gave (``replay``)."""
+        number of windows searched, the warnings the results gave and the documents' layouts (``replay``)."""
         if self.root is None or not self.run or self._run_keys is None:
             return
-        payload = json.dumps({"keys": self._run_keys, "windows": windows, "warnings": list(warnings)},
-                             ensure_ascii=False).encode("utf-8", "surrogatepass")
+        payload = json.dumps({"keys": self._run_keys, "windows": windows, "warnings": list(warnings),
+                              "layouts": dict(layouts)}, ensure_ascii=False).encode("utf-8", "surrogatepass")
         self._database.save_kept("runs", {self.run: payload})
 
     def load(self, keys: Mapping[int, str]) -> dict[int, QuoteResult]:
@@ -197,12 +199,13 @@ class ResultCache:
 
 @dataclass(frozen=True)
 class Replay:
-    """A recorded run's results, in order, the number of windows it searched and the warnings its results
-    gave (``ResultCache.replay``)."""
+    """A recorded run's results, in order, the number of windows it searched, the warnings its results
+    gave and its documents' layouts (``ResultCache.replay``)."""
 
     results: list[QuoteResult]
     windows: int
     warnings: list[str]
+    layouts: dict[str, str]
 
 
 def run_key(quotes: Iterable[Quote], documents: Iterable[Any], config: Any, embed: Any) -> str:

@@ -23,7 +23,7 @@ from ..model.types import Document
 from ..plumbing.cache import PREPARE_VERSION, Cache, StoredSource, digest
 from .labels import quote_label
 from .normalize import NormalizedText, fold_confusables, normalize
-from .pages import FURNITURE, NOTE, Pages, page_structure
+from .pages import FURNITURE, LINE_NUMBER, NOTE, Pages, layout_of, page_structure
 from .tokenize import FILLERS, WORD, QuotePart, WordTokens, quote_parts, word_tokens
 from .turns import Turn, Turns
 
@@ -178,17 +178,24 @@ class Source:
 
 
 def turns_of(text: str, pages: Pages, *, cues: tuple[Turn, ...], title: str) -> Turns:
-    """The transcript turns of a document's ``text`` (or its subtitle ``cues``), its page furniture left out:
-    a running header is no speaker's label."""
-    if pages.skips((FURNITURE, NOTE)):
-        text = pages.masked(text, " ", kinds=(FURNITURE, NOTE))
-    return Turns(text, cues=cues, title=title)
+    """The transcript turns of a document's ``text`` (or its subtitle ``cues``), its page furniture and line
+    numbers left out: a running header is no speaker's label, and a label opens a numbered line."""
+    if pages.skips((FURNITURE, NOTE, LINE_NUMBER)):
+        text = pages.masked(text, " ", kinds=(FURNITURE, NOTE, LINE_NUMBER))
+    return Turns(text, cues=cues, title=title, record=pages.record)
 
 
 def document_turns(document: Document) -> Turns:
     """A document's transcript turns read from scratch, as a prepared document's (``Source.turns``)."""
     return turns_of(document.text, page_structure(document.text, document.layout), cues=document.cues,
                     title=document.doc_id)
+
+
+def document_layout(document: Document) -> tuple[str, tuple[str, ...]]:
+    """A document's layout read from scratch (pages.layout_of), and what of a line-numbered transcript's layout
+    was not read (Pages.partly)."""
+    pages = page_structure(document.text, document.layout)
+    return layout_of(pages), pages.partly
 
 
 def stable_order(ids: np.ndarray) -> np.ndarray:

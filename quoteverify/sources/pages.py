@@ -25,6 +25,7 @@ span (``page_break``, ``footnote``), and a quote that carries furniture's words 
 """
 from __future__ import annotations
 
+import json
 import re
 from bisect import bisect_right
 from collections import Counter, defaultdict
@@ -35,12 +36,15 @@ from typing import Final, Literal
 
 import numpy as np
 
-from ..model.types import LineBox, PageKind, PageLayout
+from ..model.types import Layout, LineBox, PageKind, PageLayout
+from .lined import Lined, Record, read_lined
 from .turns import label_of
 
 # What each skipped span is. FURNITURE: a running header or footer, a page number or a page marker;
-# NOTE: footnote text; MARKER: a footnote marker; JOIN: a line-end hyphen and the line break after it.
-FURNITURE, NOTE, MARKER, JOIN = 0, 1, 2, 3
+# NOTE: footnote text; MARKER: a footnote marker; JOIN: a line-end hyphen and the line break after it;
+# LINE_NUMBER: the number a line-numbered transcript opens a line with (quoteverify.sources.lined), as silent
+# as the line break before it.
+FURNITURE, NOTE, MARKER, JOIN, LINE_NUMBER = 0, 1, 2, 3, 4
 # The difference kinds the diff names skipped stretches by (types.BENIGN holds them).
 PAGE_BREAK: Final = "page_break"
 FOOTNOTE: Final = "footnote"
@@ -106,10 +110,40 @@ class Pages:
     printed: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     spans: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
     kinds: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int8))
+    # A line-numbered transcript's (quoteverify.sources.lined): where each numbered line starts and its number
+    # (n x 2; empty for any other document), the people of the record ((offset, "examiner" or "witness",
+    # name)) and what of its layout could not be read.
+    lines: np.ndarray = field(default_factory=lambda: np.zeros((0, 2), np.int64))
+    people: tuple[tuple[int, str, str], ...] = ()
+    partly: tuple[str, ...] = ()
+    opens: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))  # where its turns' lines start
 
     @property
     def paged(self) -> bool:
         return len(self.starts) > 0
+
+    @property
+    def lined(self) -> bool:
+        """Whether the document is a line-numbered transcript."""
+        return len(self.lines) > 0
+
+    @property
+    def record(self) -> Record | None:
+        """What a line-numbered transcript's turns are read with; None for any other document."""
+        return Record(frozenset(self.opens.tolist()), self.people) if self.lined else None
+
+    def cite(self, start: int, end: int) -> str:
+        """The page:line citation of the original-text span [start, end) in a line-numbered transcript, its first
+        and last word's: "18:21-19:3", "18:21-25" within a page, "18:21" within a line; "" in another
+        document."""
+        if not self.lined:
+            return ""
+        at = self.lines[:, 0].tolist()
+        first, last = (max(0, bisect_right(at, offset) - 1) for offset in (start, max(start, end - 1)))
+        pages = self.starts.tolist()
+        (p, a), (q, b) = ((self.names[max(0, bisect_right(pages, int(self.lines[k, 0])) - 1)], int(self.lines[k, 1]))
+                          for k in (first, last))
+        return f"{p}:{a}" if (p, a) == (q, b) else f"{p}:{a}-{b}" if p == q else f"{p}:{a}-{q}:{b}"
 
     def label(self, start: int, end: int) -> tuple[str, Literal[PageKind, ""]]:
         """(page, page kind) of the original-text span [start, end): "45" or "45–46", and "printed" or
@@ -122,7 +156,8 @@ class Pages:
         names = [self.names[k] if printed else str(k + 1) for k in (first, last)]
         return (names[0] if first == last else f"{names[0]}–{names[1]}"), ("printed" if printed else "position")
 
-    def masked(self, text: str, fill: str, *, kinds: Iterable[int] = (FURNITURE, NOTE, MARKER, JOIN)) -> str:
+    def masked(self, text: str, fill: str, *,
+               kinds: Iterable[int] = (FURNITURE, NOTE, MARKER, JOIN, LINE_NUMBER)) -> str:
         """``text`` with each skipped span of ``kinds`` filled with ``fill`` (one character): the length,
         and so every offset, stays."""
         wanted = set(kinds)
@@ -135,13 +170,13 @@ class Pages:
         parts.append(text[pos:])
         return "".join(parts)
 
-    def skips(self, kinds: Iterable[int] = (FURNITURE, NOTE, MARKER)) -> bool:
+    def skips(self, kinds: Iterable[int] = (FURNITURE, NOTE, MARKER, LINE_NUMBER)) -> bool:
         """Whether any span of ``kinds`` is skipped."""
         return bool(np.isin(self.kinds, list(kinds)).any())
 
     def author_text(self, text: str, start: int, end: int) -> str:
         """``text[start:end]`` without the furniture in it (each stretch a space): the author's words."""
-        inside = self._inside(start, end, (FURNITURE, NOTE, MARKER))
+        inside = self._inside(start, end, (FURNITURE, NOTE, MARKER, LINE_NUMBER))
         parts: list[str] = []
         pos = start
         for a, b, _ in inside:
@@ -153,17 +188,19 @@ class Pages:
     def skipped(self, text: str, start: int, end: int) -> list[Skipped]:
         """The stretches of furniture inside [start, end), spans apart only by whitespace taken as one:
         a page break where one holds a header, footer or page number or a page begins in it, else a
-        footnote (its marker or text)."""
+        footnote (its marker or text). A transcript's line numbers alone are no difference, as a line break is
+        none."""
         stretches: list[list[int]] = []
-        for a, b, kind in self._inside(start, end, (FURNITURE, NOTE, MARKER)):
+        for a, b, kind in self._inside(start, end, (FURNITURE, NOTE, MARKER, LINE_NUMBER)):
             if stretches and not text[stretches[-1][1]:a].strip():
                 stretches[-1][1] = b
                 stretches[-1][2] |= kind == FURNITURE
+                stretches[-1][3] &= kind == LINE_NUMBER
             else:
-                stretches.append([a, b, kind == FURNITURE])
+                stretches.append([a, b, kind == FURNITURE, kind == LINE_NUMBER])
         starts = self.starts.tolist()
         return [Skipped(a, b, PAGE_BREAK if furniture or bisect_right(starts, b) > bisect_right(starts, a)
-                        else FOOTNOTE) for a, b, furniture in stretches]
+                        else FOOTNOTE) for a, b, furniture, numbers in stretches if not numbers]
 
     def _inside(self, start: int, end: int, kinds: tuple[int, ...]) -> list[tuple[int, int, int]]:
         lo = int(np.searchsorted(self.spans[:, 1], start, side="right")) if len(self.spans) else 0
@@ -174,7 +211,9 @@ class Pages:
     def arrays(self) -> dict[str, np.ndarray]:
         """The structure as arrays, for the cache (``from_arrays`` reads them back)."""
         return {"starts": self.starts, "names": np.frombuffer("\n".join(self.names).encode("utf-8"), np.uint8),
-                "printed": self.printed, "spans": self.spans, "kinds": self.kinds}
+                "printed": self.printed, "spans": self.spans, "kinds": self.kinds, "lines": self.lines,
+                "opens": self.opens,
+                "record": np.frombuffer(json.dumps([self.people, self.partly]).encode("utf-8"), np.uint8)}
 
     @classmethod
     def from_arrays(cls, arrays: Mapping[str, np.ndarray]) -> Pages:
@@ -186,7 +225,15 @@ class Pages:
         kinds = np.asarray(arrays["kinds"], np.int8)
         if not len(names) == len(printed) == len(starts) or len(kinds) != len(spans):
             raise ValueError("page arrays of different lengths")
-        return cls(starts, names, printed, spans, kinds)
+        people, partly = json.loads(arrays["record"].tobytes().decode("utf-8"))
+        return cls(starts, names, printed, spans, kinds, np.asarray(arrays["lines"], np.int64).reshape(-1, 2),
+                   tuple((int(at), str(role), str(name)) for at, role, name in people), tuple(map(str, partly)),
+                   np.asarray(arrays["opens"], np.int64))
+
+
+def layout_of(pages: Pages) -> Layout:
+    """How a document is laid out, as the manifest counts documents (types.LAYOUTS)."""
+    return "lined" if pages.lined else "paged" if pages.paged else "unpaged"
 
 
 # ------------------------------------------------------------------------------------------ finding pages
@@ -228,6 +275,9 @@ def page_structure(text: str, layout: Sequence[PageLayout] = ()) -> Pages:
 
     Every document is read, so what an unpaged transcript costs matters most: each scan is gated by a
     substring test or starts with a literal, which the regular expression engine finds fast."""
+    lined = read_lined(text)
+    if lined is not None:
+        return _lined_pages(text, lined)
     pages = _pages(text, layout)
     if pages:
         _number(pages)
@@ -241,6 +291,18 @@ def page_structure(text: str, layout: Sequence[PageLayout] = ()) -> Pages:
     return Pages(np.asarray([p.start for p in pages], np.int64), names, np.asarray([bool(p.name) for p in pages], bool),
                  np.asarray([s[:2] for s in spans], np.int64).reshape(-1, 2),
                  np.asarray([s[2] for s in spans], np.int8))
+
+
+def _lined_pages(text: str, lined: Lined) -> Pages:
+    """The pages and skipped spans of a line-numbered transcript: its line numbers, its furniture and the
+    line-end hyphens (a word split over a line number joins across it)."""
+    spans = [(a, b, LINE_NUMBER) for a, b in lined.numbers] + [(a, b, FURNITURE) for a, b in lined.furniture]
+    spans = _disjoint(spans + _joins(text, spans))
+    return Pages(np.asarray(lined.page_starts, np.int64), lined.names, np.asarray(lined.printed, bool),
+                 np.asarray([s[:2] for s in spans], np.int64).reshape(-1, 2),
+                 np.asarray([s[2] for s in spans], np.int8),
+                 np.asarray(lined.lines, np.int64).reshape(-1, 2), lined.people, lined.partly,
+                 np.asarray(lined.opens, np.int64))
 
 
 def _disjoint(spans: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:

@@ -21,6 +21,7 @@ from functools import lru_cache
 from ..model.text import plural
 from ..model.types import Document, QuoteResult, Turn
 from .labels import FIRST_LINE, LINE, TIME, Label, label_of, parse, unread
+from .lined import Record, record_speakers
 
 __all__ = ["TIME", "Label", "Turn", "Turns", "label_of", "same_speaker", "speaker_key"]
 
@@ -49,10 +50,13 @@ class Turns:
     """The turns of one document, looked up by offset.
 
     From the speaker labels and timecodes of ``text``, or from ``cues`` (one
-    turn per cue of a subtitle file) when given.
+    turn per cue of a subtitle file) when given. ``record``: a line-numbered
+    transcript's (quoteverify.sources.lined): the lines its turns open, and who
+    its ``Q.``, ``A.`` and ``THE WITNESS:`` turns are.
     """
 
-    def __init__(self, text: str, *, cues: Iterable[Turn] = (), title: str = ""):
+    def __init__(self, text: str, *, cues: Iterable[Turn] = (), title: str = "",
+                 record: Record | None = None):
         # Parallel lists rather than Turn objects: a long transcript has tens of thousands of turns.
         starts: list[int] = []
         speakers: list[str] = []
@@ -68,6 +72,8 @@ class Turns:
         else:
             speaker = timestamp = ""
             labels = _labels(text)
+            if record is not None:  # a line-numbered transcript: turns open where its layout says
+                labels = [label for label in labels if label[0] in record.opens]
             for line, said, time, body in labels[1:] if _is_title(text, labels, title) else labels:
                 speaker = said or speaker
                 timestamp = time or timestamp
@@ -75,6 +81,8 @@ class Turns:
                 speakers.append(speaker)
                 times.append(timestamp)
                 bodies.append(body)
+            if record is not None:
+                speakers = record_speakers(speakers, starts, record.people)
         self._starts, self._speakers, self._times, self._bodies = starts, speakers, times, bodies
         self._keys: list[str] | None = None
         self._claims: dict[str, frozenset[str]] = {}
@@ -187,9 +195,17 @@ class Turns:
 
 _NAME_NOISE = re.compile(rf"[(\[][^()\[\]]*[)\]]|{TIME}")
 _NUMBERED_ROLE = re.compile(r"(participant|respondent|interviewee|speaker)(\d+)")
-# A title before a name: "Specter" names "Mr. SPECTER", but "Mr. Smith" does not name "Mrs. Smith".
-_TITLE = re.compile(r"(?i)^\s*(?:mr|mrs|ms|miss|mx|dr|prof|professor|hon|sen|senator|rep|representative|sir|dame|"
-                    r"lord|lady|the)\.?\s+(?=\S)")
+# Titles before a name: "Specter" names "Mr. SPECTER", "Warren" names "CHIEF JUSTICE WARREN", but "Mr. Smith"
+# does not name "Mrs. Smith".
+_TITLE = re.compile(r"(?i)^\s*(?:(?:mr|mrs|ms|miss|mx|dr|prof|professor|hon|sen|senator|rep|representative|sir|dame|"
+                    r"lord|lady|the|chief|justice|judge|chairman|chairwoman|admiral|general|colonel|commander|"
+                    r"secretary|ambassador|governor)\.?\s+){1,3}(?=\S)")
+# A role of a line-numbered transcript's record with the person it is (quoteverify.sources.lined): "Q (MR.
+# LIMAN)", "A (JOHN M. POINDEXTER)", "THE WITNESS (JOHN M. POINDEXTER)" are that person's turns.
+_RECORD_ROLE = re.compile(r"\s*(Q|A|THE WITNESS|THE DEPONENT) \(([^()]+)\)\s*")
+# What a claimed speaker may call such a role, as speaker_key() gives it.
+_ROLE_NAMES = {"Q": frozenset({"q", "examiner", "theexaminer", "questioner"}),
+               "A": frozenset({"a", "witness", "thewitness", "deponent", "thedeponent"})}
 
 
 def _is_title(text: str, labels: list[tuple[int, str, str, int]], title: str) -> bool:
@@ -219,8 +235,12 @@ def speaker_key(name: str) -> str:
 
     What is in brackets (a role, a timestamp; a bracket inside one too) or after a comma or semicolon
     ("Interviewee 7, nurse"; "Jane Roe, PhD") describes the speaker and is left out; "Participant 3"
-    is "P3".
+    is "P3". A role of a transcript's record is the person it is: "A (JOHN M. POINDEXTER)" is "John M.
+    Poindexter".
     """
+    role = _RECORD_ROLE.fullmatch(name)
+    if role is not None:
+        name = role.group(2)
     for _ in range(2):
         name = _NAME_NOISE.sub(" ", name)
     name = re.split(r"[,;]", name, maxsplit=1)[0]
@@ -232,11 +252,31 @@ def speaker_key(name: str) -> str:
 def same_speaker(claimed: str, found: str) -> bool:
     """Whether a claimed speaker ("P3, nurse") names the speaker of a turn ("P3 (00:04:12)" read as "P3"); a
     name without a title names the same name with one ("Specter", "Mr. SPECTER"), and a name in a label's
-    brackets names the label ("Boris Johnson", "The Prime Minister (Boris Johnson)")."""
+    brackets names the label ("Boris Johnson", "The Prime Minister (Boris Johnson)"). A role of a transcript's
+    record ("A (JOHN M. POINDEXTER)") is named by the role ("A.", "the witness") and by the person's surname
+    ("Poindexter", "Mr. Poindexter")."""
     a, b = speaker_key(claimed), speaker_key(found)
     if not a or not b or a == b:
         return True
+    role = _RECORD_ROLE.fullmatch(found)
+    if role is not None:
+        return a in _ROLE_NAMES["Q" if role.group(1) == "Q" else "A"] or _surname_alike(claimed, role.group(2))
     return any(_titled_alike(claimed, name) for name in (found, *_BRACKETED.findall(found)))
+
+
+def _surname_alike(claimed: str, person: str) -> bool:
+    """Whether a claimed name names a person of a transcript's record: the same name, titles aside, or its
+    surname ("Poindexter", "Mr. Poindexter" and "John Poindexter" name "JOHN M. POINDEXTER")."""
+    if _titled_alike(claimed, person):
+        return True
+    words = [speaker_key(w) for w in _untitled(claimed).split()]
+    theirs = [speaker_key(w) for w in _untitled(person).split()]
+    return bool(words and theirs) and words[-1] == theirs[-1] and set(words) <= set(theirs)
+
+
+def _untitled(name: str) -> str:
+    titled = _TITLE.match(name)
+    return name[titled.end():] if titled else name
 
 
 _BRACKETED = re.compile(r"\(([^()]*)")  # what a label's brackets open with: "(Boris Johnson)", "(Hon. Anthony Rota ("
@@ -254,6 +294,10 @@ def _titled_alike(claimed: str, found: str) -> bool:
         return speaker_key(claimed[titled_a.end():]) == b
     if titled_b and not titled_a:
         return speaker_key(found[titled_b.end():]) == a
+    if titled_a and titled_b and speaker_key(claimed[titled_a.end():]) == speaker_key(found[titled_b.end():]):
+        # One's titles among the other's: "Justice Rehnquist" is "CHIEF JUSTICE REHNQUIST"; "Mr." is not "Mrs."
+        titles_a, titles_b = (set(speaker_key(t) for t in m.group().split()) for m in (titled_a, titled_b))
+        return titles_a <= titles_b or titles_b <= titles_a
     return False
 
 

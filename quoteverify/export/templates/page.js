@@ -94,6 +94,8 @@
     metaItem(meta, "line", q.line);
     // A printed page number as the reader cites it; else the page's position in the file, said so.
     metaItem(meta, "page", q.page && q.page + (q.page_kind === "position" ? " (position in the file)" : ""));
+    // A line-numbered transcript's page:line, as its readers cite it.
+    metaItem(meta, "page:line", q.cite);
     metaItem(meta, "place", q.place);
     metaItem(meta, "also at", q.others);
     metaItem(meta, "speaker", q.speaker);

@@ -27,9 +27,10 @@ from ...judge.embed import Embedder, shared_model
 from ...model.config import Config, ConfigGiven, as_config
 from ...model.types import Document, Progress, Quote, QuoteResult, Run
 from ...plumbing.cache import Cache
-from ...sources.corpus import document_turns
+from ...sources.corpus import document_layout, document_turns
 from ...sources.documents import DocumentsGiven
 from ...sources.language import detect_quote_languages, with_languages
+from ...sources.lined import partly_read
 from ...sources.turns import documents_labelled, label_warnings
 from ..stages import QuoteLanguages, read_inputs
 from . import session
@@ -102,6 +103,8 @@ class Found:
     warnings: list[str] = field(default_factory=list)
     windows: int = 0
     turn_starts: dict[str, list[int]] = field(default_factory=dict)  # of the documents the label warnings ask
+    # By document: its layout and what of a transcript's layout was not read (WorkerState.layouts)
+    layouts: dict[str, tuple[str, tuple[str, ...]]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -257,6 +260,9 @@ def _check_everywhere(run: ClusterRun) -> Found:
                                                                          wanted[s], anywhere=True)
                                                               for s in range(len(shards.keys))]):
             found.turn_starts.update(starts)
+        for layouts in shards.settle("reading layouts", [
+                shards.on(s, WorkerState.layouts, shards.keys[s], anywhere=True) for s in range(len(shards.keys))]):
+            found.layouts.update(layouts)
     return found
 
 
@@ -299,11 +305,14 @@ def run_on_cluster(documents: DocumentsGiven, quotes: QuotesGiven, config: Confi
     warnings.extend(dict.fromkeys(w for w in found.warnings if w not in warnings))
     warnings += label_warnings(read.documents, results, lambda d: found.turn_starts[d.doc_id]
                                if d.doc_id in found.turn_starts else document_turns(d).starts())
+    # A lost worker's documents (or all, without shards) are read here.
+    layouts = {d.doc_id: found.layouts.get(d.doc_id) or document_layout(d) for d in read.documents}
+    warnings += partly_read({doc: partly for doc, (_, partly) in layouts.items()})
     embed_name = None
     if config.embed.enabled:
         embed_name = getattr(embedder, "name", None) or config.embed.model
     return Run(results, read.documents, config, embed_name, timings, warnings, found.windows, read.quotes_sha256,
-               tuple(read.quotes))
+               tuple(read.quotes), {doc: layout for doc, (layout, _) in layouts.items()})
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,7 @@ from ...sources.corpus import (
     prepare_document,
     prepare_quote,
 )
+from ...sources.pages import layout_of
 from ..stages import Prepared, QuoteLanguages, check_quotes, embedder_for, prepare
 
 T = TypeVar("T")
@@ -281,6 +282,15 @@ class WorkerState:
             return {}
         corpus = held.corpus
         return {doc_id: corpus.sources[corpus.by_id[doc_id]].turns.starts() for doc_id in doc_ids}
+
+    def layouts(self, key: str) -> dict[str, tuple[str, tuple[str, ...]]]:
+        """How each document of shard ``key`` is laid out, and what of a line-numbered transcript's layout was not
+        read (for the manifest and the run's warnings); none if this worker does not hold the shard (its worker
+        was lost: the client reads them itself)."""
+        held = self.held.get(key)
+        if held is None:
+            return {}
+        return {s.document.doc_id: (layout_of(s.pages), s.pages.partly) for s in held.corpus.sources}
 
     def exact_summaries(self, key: str, quotes: Sequence[Quote], config: Config) -> list[list[ExactSummary]]:
         """Each quote's exact fast path over this shard: per document where its first run occurs (see
