@@ -25,7 +25,10 @@ CASES = [
       ctx="Ms Anna-Louise Marsh-Rees: "),
     V(GK, "hearing-ukcovid-2023-10-04-bereaved", "Yes, they proactively contacted us, I think the first time was 11 March, to say they were not quite going into a lockdown",
       "Yes, [the care home] proactively contacted us, I think the first time was 11 March, to say they were not quite going into a lockdown",
-      "the question asked what the care home did; 'they' is the care home"),
+      "the question asked what the care home did; 'they' is the care home. RELABELLED debatable on a second reading after "
+      "the run: the excerpt also stops before 'but they were asking everyone to please only visit if really essential', "
+      "which restricts 'not quite going into a lockdown' (a slip of construction: the case was meant to test the bracket "
+      "alone)", debatable=True),
     V(GK, "hearing-ukcovid-2023-10-04-bereaved", "I would say they indeed are",
       "I would say [the three main issues] indeed are",
       "'they' is the three issues counsel listed, 'are those the three main issues'"),
