@@ -36,8 +36,8 @@ PREFIX = {"excerpt_far_attribution": "far", "genuine_excerpt_own_words": "gown",
 
 
 def text_of(folder: Path, doc: str) -> str:
-    return (folder / f"{doc}.txt").read_text(encoding="utf-8", newline="") if False else \
-        open(folder / f"{doc}.txt", encoding="utf-8", newline="").read()
+    with open(folder / f"{doc}.txt", encoding="utf-8", newline="") as f:
+        return f.read()
 
 
 def locate(text: str, case: Case) -> int:
