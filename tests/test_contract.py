@@ -112,7 +112,7 @@ def test_contract(quote: str, status: str, match_type: str | None, kind: str | N
 def test_an_ellipsis_names_what_it_hides() -> None:
     result = check("The new director promised a 33 percent increase in staff ... if the council agreed.")
     assert result.reasons == ["ellipsis leaves out 'but only', which holds 'only', 'but'"]
-    assert result.severity == "medium"
+    assert result.signals["ellipsis_qualifier"] == 1.0 and result.p_change is not None
 
 
 def test_an_ellipsis_across_speakers_names_them() -> None:
@@ -220,8 +220,8 @@ def test_a_form_that_may_read_otherwise(quote: str, status: str, kind: str | Non
     assert result.status == status, (result.reasons, result.differences)
     if kind:
         assert kind in kinds(result), result.differences
-    if kind in ("sense", "quote_marks", "excerpt"):
-        assert result.severity == "medium", result.reasons
+    if status == "review":  # how likely a change it is: p_change, and the severity cut from it
+        assert result.p_change is not None and result.severity, result.reasons
 
 
 @pytest.mark.parametrize(("language", "rest", "turns"), [

@@ -46,12 +46,13 @@ SETS = {
     "quotesum": (SHARED / "quotesum" / "docs", SHARED / "quotesum", ""),
     "paged": (SHARED / "paged" / "docs", SHARED / "paged", ""),
     "short": (SHARED / "dev" / "docs", SHARED / "short", "speaker"),
-    # "lined" joins when its layout (line numbers, page:line) is read: today its honest quotes are in review for it
-    # "lined": (SHARED / "lined" / "docs", SHARED / "lined", "speaker"),
+    "lined": (SHARED / "lined" / "docs", SHARED / "lined", "speaker"),
     "extra_en": (SHARED / "scale" / "docs", OWN / "adversarial_extra", ""),
     "extra_ml": (SHARED / "multilingual" / "docs", OWN / "adversarial_extra" / "multilingual", ""),
     "forms_en": (SHARED / "scale" / "docs", OWN / "adversarial_forms", ""),
     "forms_ml": (SHARED / "multilingual" / "docs", OWN / "adversarial_forms" / "multilingual", ""),
+    "rules_en": (SHARED / "scale" / "docs", OWN / "adversarial_rules", ""),
+    "rules_tr": (SHARED / "transcripts" / "docs", OWN / "adversarial_rules" / "transcripts", ""),
 }
 
 

@@ -554,10 +554,10 @@ def wrong_speaker(ev: Evidence, speaker: str, turn_speakers: tuple[str, ...]) ->
 
 def _unnamed(quote: str, turn_speakers: tuple[str, ...]) -> bool:
     """Whether a quote that runs across speakers' turns gives another speaker's words without the label that
-    says whose they are ("Jack, how do you read? Fred, Houston is reading you" over a "CC:" label): the label of
-    each turn it runs into, as the source writes it, must be among the quote's words."""
+    says whose they are ("Jack, how do you read? Fred, Houston is reading you" over a "CC:" label): a word of the
+    label of each turn it runs into, as the source writes it, must be among the quote's words."""
     said = set(WORD.findall(quote.casefold()))
-    return any(speaker_key(later) != speaker_key(before) and not set(WORD.findall(later.casefold())) <= said
+    return any(speaker_key(later) != speaker_key(before) and not set(WORD.findall(later.casefold())) & said
                for before, later in zip(turn_speakers, turn_speakers[1:]))
 
 

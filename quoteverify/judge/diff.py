@@ -45,6 +45,7 @@ from .omissions import (
     hidden,
     left_out,
     names_in,
+    plainly_said,
     points_back,
     set_off,
     stop_before,
@@ -59,6 +60,7 @@ from .rules import (
     clitic,
     contraction_readings,
     cut_word,
+    function_word,
     mixed_script,
     narrows_sense,
     near_word,
@@ -358,7 +360,7 @@ class _Differ:
             kind = self._edge_kind(q, src, s_lo, s_hi, at_start)
             if kind is None or kind in BENIGN | EDITS | IN_PLACE | {"speech_act"}:
                 continue  # a question mark is not moved out of the span to make a statement of it
-            for lo, hi in self._alternatives(src, s_lo, s_hi, at_start):
+            for lo, hi in self._alternatives(src, s_lo, s_hi, at_start, back=self.contract.false_start_words):
                 kind = self._edge_kind(q, src, lo, hi, at_start)
                 if kind is None or kind in BENIGN | EDITS | IN_PLACE:
                     s_lo, s_hi = lo, hi
@@ -388,13 +390,15 @@ class _Differ:
         return self._diffs[key]
 
     @staticmethod
-    def _alternatives(src: Source, s_lo: int, s_hi: int, at_start: bool):
-        """Source spans one or two words wider within the sentence, or cut after (before) a sentence stop."""
+    def _alternatives(src: Source, s_lo: int, s_hi: int, at_start: bool, *, back: int):
+        """Source spans wider within the sentence (at the start by up to ``back`` words, as far as a false start
+        the quote leaves out may reach: "Well, [what bus configuration -] What main bus"; at the end by one or
+        two), or cut after (before) a sentence stop."""
         starts, ends = src.tokens.starts, src.tokens.ends
         first = int(np.searchsorted(starts, s_lo))
         last = int(np.searchsorted(ends, s_hi, side="right"))  # one past the span's last word
         if at_start:
-            for n in range(1, src.reach(first, 2, back=True) + 1):
+            for n in range(1, src.reach(first, back, back=True) + 1):
                 yield int(starts[first - n]), s_hi
             stop = _SENTENCE_STOP.search(src.norm.text, s_lo, int(ends[min(last, first + 3) - 1]))
             if stop and (k := int(np.searchsorted(starts, stop.end()))) < last:
@@ -683,17 +687,12 @@ class _Differ:
     def _site(self, src: Source, at: int, replaced: int, after: str) -> BracketSite:
         """What a reader has heard where a bracket stands for source words [at, at + replaced)."""
         reach = self.contract.bracket_context_words
-        asked = _asked_before(src, at, reach)
+        asked = _asked_before(src, at, reach, self.contract)
         spoken = _spoken_before(src, at, reach) + asked
         turn = src.turn_at(src.span(at, at + 1)[0]) if at < len(src.tokens) else None
         speaker = frozenset(straight(w) for w in WORD.findall(turn.speaker.casefold())) if turn else frozenset()
         body = src.word_at(turn.body) if turn is not None else 0
         named = tuple(n for n in names_in(src, body, at) if straight(n.casefold()) not in speaker)
-        heard = _said_in(src, body, at) if turn is not None else []
-        # Words of address ("Herr Abgeordneter", "Mr. Chair") name whom the speaker speaks to, not a topic.
-        address = self.contract.lexicon.phrases["address"] if self.contract.lexicon is not None else frozenset()
-        earlier = frozenset(w for k in (*heard, *asked) if not src.tokens.weak[k]
-                            and (w := src.tokens.words[k],) not in address)
         following = at + replaced
         while following < len(src.tokens) and src.tokens.weak[following]:
             following += 1
@@ -701,10 +700,7 @@ class _Differ:
         if following < len(src.tokens) and not _PARTS.search(src.norm.text, int(src.tokens.ends[following - 1]),
                                                               int(src.tokens.starts[following])):
             next_word = src.tokens.words[following]
-        people = tuple((said, sentence) for said, sentence in _people(src, asked[0] if asked else body, at)
-                       if not all((w,) in address for w in said)) if turn is not None else ()
-        return BracketSite(frozenset(src.tokens.words[k] for k in spoken), speaker, after, named, next_word,
-                           earlier, people)
+        return BracketSite(frozenset(src.tokens.words[k] for k in spoken), speaker, after, named, next_word)
 
     @staticmethod
     def _names(toks: list[Tok], norm, original: str) -> frozenset[str]:
@@ -739,50 +735,17 @@ def _spoken_before(src: Source, at: int, reach: int) -> list[int]:
     return spoken
 
 
-_IN_PARENTHESES = re.compile(r"\([^()]*\)")
-
-
-def _said_in(src: Source, lo: int, hi: int) -> list[int]:
-    """Source words [lo, hi) but those in parentheses: in a record those are the transcriber's ("(Beifall bei
-    Abgeordneten der NEOS.)"), and what a bracket may name must be what the speaker said."""
-    if hi <= lo:
-        return []
-    a, b = src.span(lo, hi)
-    inside = [src.word_at(offset) for m in _IN_PARENTHESES.finditer(src.document.text, a, b) for offset in m.span()]
-    skip = {k for first, last in zip(inside[::2], inside[1::2]) for k in range(first, last)}
-    return [k for k in range(lo, hi) if k not in skip]
-
-
-def _people(src: Source, lo: int, hi: int) -> tuple[tuple[frozenset[str], int], ...]:
-    """The names of people (or bodies) said in source words [lo, hi): each run of two words or more written with a
-    capital ("Matt Westgate", "Admiral Poindexter", "Mr. McFarlane"), with the number of the sentence it starts in
-    (counted from word lo), in order; no speaker's label."""
-    text, words = src.document.text, src.tokens.words
-    found: list[tuple[frozenset[str], int]] = []
-    run: list[str] = []
-    run_sentence = sentence = 0
-    for k in range(lo, hi):
-        first = src.span(k, k + 1)[0]
-        stop = k > lo and stop_before(src, k) and not _TITLE.search(text[max(0, first - 8):first])
-        sentence += stop
-        capital = text[first:first + 1].isupper() and not src.turns.in_label(first, first + 1)
-        if capital and run and not stop:
-            run.append(words[k])
-            continue
-        if len(run) > 1:
-            found.append((frozenset(run), run_sentence))
-        run, run_sentence = ([words[k]] if capital else []), sentence
-    if len(run) > 1:
-        found.append((frozenset(run), run_sentence))
-    return tuple(found)
-
-
-def _asked_before(src: Source, at: int, reach: int) -> list[int]:
-    """The words of the turn before the one source word ``at`` stands in, when another speaker said them and word
-    ``at`` is among the first ``reach`` words of its turn: the question it answers ("What happens on the ward?"
-    -- "It [the ward] is ..."); at most its last ``reach`` words, without fillers or stage directions."""
+def _asked_before(src: Source, at: int, reach: int, contract: Contract) -> list[int]:
+    """The words of the turn before the one source word ``at`` stands in, when another speaker said them, word
+    ``at`` is among the first ``reach`` words of its turn and opens its sentence (only words that name nothing
+    before it: "Yes, there were. They [the meetings] started ..."; not "from the students that they [...]",
+    where the sentence names its own): the question it answers ("What happens on the ward?" -- "It [the ward]
+    is ..."); at most its last ``reach`` words, without fillers or stage directions."""
     turn = src.turn_at(src.span(at, at + 1)[0]) if at < len(src.tokens) else None
     if turn is None or at - src.word_at(turn.body) > reach or turn.start == 0:
+        return []
+    start = next((k for k in range(at, src.word_at(turn.body), -1) if stop_before(src, k)), src.word_at(turn.body))
+    if not all(src.tokens.weak[k] or function_word(contract, src.tokens.words[k]) for k in range(start, at)):
         return []
     before = src.turn_at(turn.start - 1)
     if before is None or speaker_key(before.speaker) == speaker_key(turn.speaker):
@@ -843,7 +806,8 @@ def _elision(src: Source, contract: Contract, prev: Segment, seg: Segment, p_end
         return Elision(gap, hi - lo, 0, between, tuple(hidden(contract, [gap])), left_out=gap.strip())
     if whole and _one_turn(src, gap):
         sentences = len(ends) - opens_with_stop
-        opener = points_back(contract, src.tokens.words[hi:hi + 4], asked="?" in gap, labelled=len(src.turns) > 0)
+        opener = points_back(contract, src.tokens.words[hi:hi + 4], left_out=src.tokens.words[lo:hi], asked="?" in gap,
+                             labelled=len(src.turns) > 0)
         if not opener:
             return Elision(gap, hi - lo, sentences, shown="sentences")
         return Elision(gap, hi - lo, sentences, left_out=gap.strip(), points_back=opener)
@@ -953,11 +917,13 @@ _CLOSING_MARKS = frozenset("\"\u201d\u00bb")
 
 def _whole_quotation(text: str, start: int, end: int) -> bool:
     """Whether original text [start, end) is a quotation of the source whole: it opens at an opening
-    quotation mark (or just after one) and ends at the closing one (or just before it, its stop aside)."""
+    quotation mark (or just after one) and ends at the closing one (or just before it, its stop aside), and the
+    sentence does not ask it ('Did you say, "..."?')."""
     opens = text[start:start + 1] in _OPENING_MARKS or text[max(0, start - 1):start] in _OPENING_MARKS
     after = text[end:end + 3].lstrip(".,;:!?")
     closes = text[end - 1:end] in _CLOSING_MARKS or after[:1] in _CLOSING_MARKS
-    return opens and closes and end > start
+    closing = end if text[end - 1:end] in _CLOSING_MARKS else end + text[end:end + 3].find(after[:1]) + 1
+    return opens and closes and end > start and not text[closing:closing + 3].lstrip().startswith("?")
 
 
 def _cut_edges(differ: _Differ, spans: list[tuple[int, int, int]]) -> list[Elision]:
@@ -987,14 +953,29 @@ def _cut_edges(differ: _Differ, spans: list[tuple[int, int, int]]) -> list[Elisi
         turns = turning(differ.contract, rest.text, before=before, reach=reach) or (
             [] if before else broken_off(src, differ.contract, lo))
         if before and len({doc for doc, _, _ in spans}) == 1 and _whole_quotation(
-                src.document.text, spans[0][1], spans[-1][2]):
-            # The quote is a quotation of the source, whole: what introduces it ('saying, "..."', 'if ..., go
-            # "..."') says who said it, and its marks show it; only a denial or a doubt turns it.
+                src.document.text, spans[0][1], spans[-1][2]) and plainly_said(differ.contract, rest.text):
+            # The quote is a quotation of the source, whole, that the sentence says plainly was said ('saying,
+            # "..."', 'if ..., go "..."'; not 'Did you say, "..."?', 'they could have said "..."'): what introduces
+            # it says who said it, and its marks show it; only a denial or a doubt turns it.
             turns = [hit for hit in turns if hit[0] in ("negation", "frame")]
         if turns:
             cuts.append(replace(rest, hidden=tuple(turns), marked=False))
             differ.add("excerpt", "", rest.text.strip())
     return cuts
+
+
+def _labelled(differ: _Differ, span: tuple[int, int, int], label: str) -> tuple[int, int, int]:
+    """The span of a quote that opens with a speaker's label (``label``, as the quote writes it): where the source
+    writes that label just before the words, the span takes it in (the quote is the source's text); else the
+    label is named as markup beside the turn's own label."""
+    doc, start, end = span
+    src = differ.corpus.sources[doc]
+    turn = src.turn_at(start)
+    said = src.document.text[turn.start:turn.body].strip() if turn is not None else ""
+    if turn is not None and said == label and not src.document.text[turn.body:start].strip():
+        return doc, turn.start + src.document.text[turn.start:turn.body].find(label), end
+    differ.add("markup", label, said)
+    return span
 
 
 def _between(differ: _Differ, prev: Segment, seg: Segment, prev_span: tuple[int, int], start: int, *,
@@ -1059,10 +1040,7 @@ def compare(pq: PreparedQuote, alignment: Alignment, corpus: Corpus, *, splice_g
     elided += _cut_edges(differ, spans)
     for part in pq.parts:
         if part.kind == "label":  # "P1: We get ...": who says it; whether it is the right speaker is classify's
-            src = corpus.sources[spans[0][0]]
-            turn = src.turn_at(spans[0][1])
-            said = src.document.text[turn.start:turn.body].strip() if turn is not None else ""
-            differ.add("markup", differ.q_orig(part.start, part.end).strip(), said)
+            spans[0] = _labelled(differ, spans[0], differ.q_orig(part.start, part.end).strip())
     for a, b in _uncovered(pq, segments):
         differ.add("word", differ.q_orig(int(pq.starts[a]), int(pq.ends[b - 1])), "")
     docs = {doc for doc, _, _ in spans}

@@ -32,12 +32,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ..model.lexicon import MEANING_CLASSES, TURNING_CLASSES, is_word, straight
+from ..model.lexicon import MEANING_CLASSES, TURNING_CLASSES, straight
 from ..sources.corpus import Source
 from ..sources.numbers import number_words
 from ..sources.numbers import phrases as number_phrases
 from ..sources.tokenize import TOKEN, WORD
-from .rules import Contract, contraction_readings
+from .rules import Contract, contraction_readings, function_word
 
 _BREAK_OFF = re.compile(r"-|\.\.")
 _STOP = re.compile(r"[.!?]")
@@ -160,7 +160,7 @@ def _names_nothing_back_to(src: Source, contract: Contract, lo: int, k: int, mos
     does not."""
     words = src.tokens.words
     a = k + 1
-    while a > max(lo, k - most + 1) and _function_word(contract, words[a - 1]) and not stop_before(src, a):
+    while a > max(lo, k - most + 1) and function_word(contract, words[a - 1]) and not stop_before(src, a):
         a -= 1
     while a <= k and carried(contract, words[a:k + 1]):
         a += 1
@@ -198,11 +198,14 @@ def _restarts(src: Source, contract: Contract, k: int, most: int) -> list[int]:
     begun again with says again ("it" for "it's": a contraction is said again by its first word)."""
     words = src.tokens.words
     j = _restart_at(src, contract, k)
-    filler = j > k + 1
-    if j >= len(words) or stop_before(src, j) or not (_BREAK_OFF.search(gap_text(src, k + 1)) or filler):
+    dash = bool(_BREAK_OFF.search(gap_text(src, k + 1)))
+    if j >= len(words) or stop_before(src, j) or not (dash or j > k + 1):
         return []
+    # Broken off with a filler alone, the phrase must name nothing ("that I, um, that I"): "seeing the room and
+    # in, um, seeing a demonstration" is an item of a list.
     return [a for a in range(max(0, k - most + 1), k + 1) if _begins_again(contract, words[a], words[j])
-            and not _STOP.search(src.norm.text, int(src.tokens.ends[a]), int(src.tokens.starts[k]))]
+            and not _STOP.search(src.norm.text, int(src.tokens.ends[a]), int(src.tokens.starts[k]))
+            and (dash or all(function_word(contract, w) for w in words[a:k + 1]))]
 
 
 def _begins_again(contract: Contract, word: str, again: str) -> bool:
@@ -214,11 +217,6 @@ def _begins_again(contract: Contract, word: str, again: str) -> bool:
 def _opening(contract: Contract, word: str) -> set[str]:
     """The first word of each reading of a contraction spelt out ("it" of "it's"); none for another word."""
     return {reading[0] for reading in contraction_readings(contract.lexicon, [word]) if len(reading) > 1}
-
-
-def _function_word(contract: Contract, word: str) -> bool:
-    """A word so frequent that it names nothing (rules' function-word test)."""
-    return contract.lexicon is not None and is_word(word, contract.lexicon, min_zipf=contract.function_word_zipf)
 
 
 def stop_before(src: Source, k: int) -> bool:
@@ -309,16 +307,19 @@ def set_off(src: Source, contract: Contract, lo: int, hi: int) -> bool:
     words = src.tokens.words[lo:hi]
     if opener != "," or _opens_with(contract, words, "aside"):
         return True
-    # A clause of its own or examples, but not the words a kept word before them wants ("a number of, and a
-    # range of clinicians, so"): that word must name something.
-    return any(_opens_with(contract, words, cls) for cls in _CLAUSE_OPENERS) and lo > 0 \
-        and not _function_word(contract, src.tokens.words[lo - 1])
+    # A clause of its own with its own subject (", and the statistics prove that,"; not ", and have been used,"
+    # nor ", and control,", items of a list), a reason or examples, but not the words a kept word before them
+    # wants ("a number of, and a range of clinicians, so"): that word must name something.
+    own_clause = len(words) > 2 and (words[0],) in contract.lexicon.phrases["conjunction"] and (
+        _subject(contract.lexicon, words[1]) or _opens_with(contract, words[1:], "reason"))
+    return (own_clause or any(_opens_with(contract, words, cls) for cls in _CLAUSE_OPENERS)) and lo > 0 \
+        and not function_word(contract, src.tokens.words[lo - 1])
 
 
-# Besides an aside opener (", which we discussed,"), what a stretch set off by commas may open with to be an aside
-# rather than an item of a list: a clause of its own joined by "and" or "so" (", and the statistics prove that,")
-# or giving a reason (", since he's the pilot,"), or examples (", like Mr. McFarlane,").
-_CLAUSE_OPENERS = ("coordinator", "reason", "example")
+# Besides an aside opener (", which we discussed,") or a clause of its own (set_off), what a stretch set off by
+# commas may open with to be an aside rather than an item of a list: a reason (", since he's the pilot,") or
+# examples (", like Mr. McFarlane,").
+_CLAUSE_OPENERS = ("reason", "example")
 # The point after a title ("Mr. McFarlane"), which ends no sentence.
 TITLE_POINT = re.compile(r"(?i)\b(?:dr|mr|mrs|ms|mx|prof|rev|sr|jr|st|gen|col|capt|lt|sgt|hon)\.")
 
@@ -373,20 +374,24 @@ def _qualifier_alone(contract: Contract, clauses: list[list[str]]) -> list[tuple
     return hits[:1] if words and hits and hits[0][1] == " ".join(words) else []
 
 
-def points_back(contract: Contract, words: Sequence[str], *, asked: bool, labelled: bool = True) -> str:
-    """The word a kept sentence opens with when it points back into sentences an ellipsis leaves out: an answer
-    ("No.", "Yes, of course") to a question among them (``asked``); after connectives and fillers, a word such
-    as "That" or "It"; in a transcript without speaker labels (``labelled`` False), any word after a question
-    left out, which may be another speaker's ("... Oh, I don't think so."); "" when it does not. After a
-    statement of the speaker's own, "Yeah" or "No" is no answer to it ("Well, no. No, you don't")."""
+def points_back(contract: Contract, words: Sequence[str], *, left_out: Sequence[str], asked: bool,
+                labelled: bool = True) -> str:
+    """The word a kept sentence opens with when it points back into sentences an ellipsis leaves out (their words
+    ``left_out``): an answer ("No.", "Yes, of course") to what they say, unless they say nothing but an answer,
+    fillers and connectives themselves ("Well, no. ... No, you don't"); after connectives and fillers, a word
+    such as "That" or "It"; in a transcript without speaker labels (``labelled`` False), any word after a
+    question left out (``asked``), which may be another speaker's ("... Oh, I don't think so."); "" when it does
+    not."""
     if contract.lexicon is None or not words:
         return ""
-    answers = contract.lexicon.phrases["answer"]
-    for n in contract.lexicon.openers["answer"].get(words[0], ()) if asked else ():
-        if tuple(words[:n]) in answers:
+    lexicon = contract.lexicon
+    said = [w for w in left_out if w not in lexicon.fillers and not {(w,)} & (lexicon.phrases["connective"]
+                                                                             | lexicon.phrases["answer"])]
+    for n in lexicon.openers["answer"].get(words[0], ()) if said else ():
+        if tuple(words[:n]) in lexicon.phrases["answer"]:
             return " ".join(words[:n])
     opening = _after_connectives(contract, list(words))
-    if opening and (opening[0],) in contract.lexicon.phrases["anaphor"]:
+    if opening and (opening[0],) in lexicon.phrases["anaphor"]:
         return opening[0]
     return words[0] if asked and not labelled else ""
 
@@ -396,7 +401,7 @@ _FRAMING = ("negation", "reporting", "frame", "condition")
 _TURNING_AFTER = ("contrast", "correction", "condition")
 # A qualifier that stands as a clause of its own next to the cut qualifies the kept words: "In theory, [...]",
 # "[...], at most."
-_QUALIFYING = ("hedge", "limiter", "quantifier")
+_QUALIFYING = ("hedge", "limiter", "quantifier", "frame")
 # How many words just before a cut a frame must stand within to govern the kept words: "they say [...]",
 # "I don't think [...]", "it's not true that [...]".
 _FRAME_WORDS = 3
@@ -421,8 +426,8 @@ def _before_cut(contract: Contract, clauses: list[list[str]], named: list[bool],
                 ) -> list[tuple[str, str]]:
     """What turns the kept words in the rest of a sentence before the cut: a negation, an attribution, a frame
     of belief or a condition just before the cut in its own clause ("They say [my father was consulted]", "I
-    don't think [...]"); an attribution elsewhere in that clause when that clause opens the sentence ("I was told
-    by the Minister that [...]"); a condition opening a clause ("If we win, [we will
+    don't think [...]"); an attribution anywhere in that clause ("was told by the Minister that [...]"); a
+    condition opening a clause ("If we win, [we will
     celebrate]"); a qualifier that is all the rest says ("In theory, [...]"). A clause written in capitals
     word by word is a title or a name ("You Don't Know Jack [is a video game]"): no frame."""
     lexicon = contract.lexicon
@@ -430,9 +435,7 @@ def _before_cut(contract: Contract, clauses: list[list[str]], named: list[bool],
     # The clause that runs into the cut; where the cut follows a comma, the clause before it ("ihr glaubt, [der
     # Markt wird ...]", "they said, [...]").
     adjacent = clauses[-1] if not named[-1] else []
-    found = lexicon.find(adjacent[-_FRAME_WORDS:], _FRAMING)
-    if len(clauses) == 1:
-        found += lexicon.find(adjacent[-reach:], ("reporting",))
+    found = lexicon.find(adjacent[-_FRAME_WORDS:], _FRAMING) + lexicon.find(adjacent[-reach:], ("reporting",))
     found += _qualifier_alone(contract, clauses)
     found = [hit for hit in found if hit[0] != "reporting" or not _said_by_the_speaker(contract, adjacent, hit[1])]
     for clause, title in zip(clauses, named):  # a condition opening a clause before the cut: "if we win, [...]"
@@ -445,8 +448,10 @@ def _before_cut(contract: Contract, clauses: list[list[str]], named: list[bool],
 def _after_cut(contract: Contract, rest: str, clauses: list[list[str]], reach: int) -> list[tuple[str, str]]:
     """What turns the kept words in the rest of a sentence after the cut, up to a clause joined by "and" (which
     says its own thing) and within ``reach`` words: a contrast, a correction or a condition opening a clause
-    (", but not ...", "until you get ...", "except that ..."); an attribution of the kept words (", he said",
-    ", according to ...", ", said the minister": not a verb of saying of which the kept words are the subject,
+    (", but not ...", "until you get ...", "except that ...") or anywhere in the clause the quote cuts ("[to do
+    well] in school if ..."), or a preposition of those classes anywhere (", all of them except Leeds"); an
+    attribution of the kept words (", he said", ", according to ...", ", said the minister": not a verb of saying
+    of which the kept words are the subject,
     "[The Council] stated in 1922 ..."); a negation opening a clause or in the clause the quote cuts ("zij doen
     dat [nog niet]"), but not "No" before a number ("No. 1"); a verb's particle left at the end ("dat zeg ik
     graag [toe]"); a qualifier that is all the rest says ("[...], at most")."""
@@ -455,10 +460,12 @@ def _after_cut(contract: Contract, rest: str, clauses: list[list[str]], reach: i
     joined = next((k for k, c in enumerate(clauses) if k and _opens_with(contract, c, "coordinator")), len(clauses))
     clauses = clauses[:joined]
     found = _qualifier_alone(contract, clauses)
-    # The clause the quote cuts goes on (no mark between) with a negation ("zij doen dat [nog niet]"), or ends
-    # on its verb's particle ("dat zeg ik graag [toe]").
+    # The clause the quote cuts goes on (no mark between) with a negation ("zij doen dat [nog niet]"), a
+    # conjunction that turns it ("[to do well] in school if they've got ..."; not a preposition, "[support] her
+    # until the end"), or ends on its verb's particle ("dat zeg ik graag [toe]").
     if not _CLAUSE.match(rest.lstrip()) and not _opens_with(contract, clauses[0], "coordinator"):
         found += [("negation", w) for w in clauses[0][:reach] if lexicon.is_negation(w)]
+        found += lexicon.find(clauses[0][:reach], _TURNING_AFTER)
         if len(clauses) == 1 and len(clauses[0]) == 1 and clauses[0][0] in lexicon.separable_particles:
             found.append(("particle", clauses[0][0]))
     seen = 0
@@ -467,6 +474,9 @@ def _after_cut(contract: Contract, rest: str, clauses: list[list[str]], reach: i
             break
         opening = [w for w in clause if w not in lexicon.fillers]
         found += _opening_turn(contract, opening)
+        # A preposition that limits what the clause says, wherever it stands: ", all of them except Leeds".
+        found += [hit for hit in lexicon.find(opening[:reach - seen], _TURNING_AFTER)
+                  if tuple(hit[1].split()) in lexicon.phrases["turning_preposition"]]
         seen += len(clause)
     return found
 
@@ -490,9 +500,10 @@ _DIGITS = re.compile(r"\d")
 
 def _attributes(contract: Contract, opening: list[str]) -> list[tuple[str, str]]:
     """An attribution of what comes before it that a clause opens with: a phrase (", according to ...", ", in
-    my view"), a subject and a verb of saying (", he said", ", the minister told us"), or the verb before its
-    subject (", said the minister"). A verb of saying first with no subject after it takes the words before it
-    for its subject ("[an assistant professor of law], said, ..."): they are not what is said."""
+    my view"), a subject and a verb of saying (", he said", ", Jane Roe said", ", or so the managers claim"), or
+    the verb before its subject (", said the minister", ", said Jane Roe"). A verb of saying first with no subject
+    after it takes the words before it for its subject ("[an assistant professor of law], said, ...", "[The
+    Council] stated in 1922 ..."): they are not what is said."""
     lexicon = contract.lexicon
     assert lexicon is not None
     found = []
@@ -500,9 +511,8 @@ def _attributes(contract: Contract, opening: list[str]) -> list[tuple[str, str]]
         words = phrase.split()
         at = next(k for k in range(len(opening)) if opening[k:k + len(words)] == words)
         after = opening[at + len(words):at + len(words) + 1]
-        subject_before = 0 < at <= 3 and _subject(lexicon, opening[0])
-        subject_after = at == 0 and bool(after) and _subject(lexicon, after[0])
-        if (at == 0 and len(words) > 1) or subject_before or subject_after:
+        subject_after = bool(after) and (_subject(lexicon, after[0]) or not function_word(contract, after[0]))
+        if len(words) > 1 or at > 0 or subject_after:
             found.append((cls, phrase))
     return found
 
@@ -513,11 +523,22 @@ def _subject(lexicon, word: str) -> bool:
     return word in lexicon.pronouns or word in lexicon.determiners or (word,) in lexicon.phrases["address"]
 
 
+def plainly_said(contract: Contract, rest: str) -> bool:
+    """Whether the clause that runs into a cut (the end of ``rest``, the rest of the sentence before it) says
+    plainly what follows: no negation, no hedge or modal, no condition ('they could have said', 'if he said')."""
+    if contract.lexicon is None:
+        return False
+    clauses = [[straight(w) for w in WORD.findall(c.casefold())] for c in _CLAUSE.split(rest)]
+    adjacent = next((c for c in reversed(clauses) if c), [])
+    return not contract.lexicon.find(adjacent, ("negation", "hedge", "condition"))
+
+
 def _title_cased(piece: str) -> bool:
     """Whether a stretch of text is written with a capital word by word, as a title or a name is ("You Don't
-    Know Jack"): two words or more, each opening with a capital."""
+    Know Jack"): two words or more, each opening with a capital, not all in capitals (a transcript's shouting, or
+    one written in capitals throughout)."""
     words = WORD.findall(piece)
-    return len(words) > 1 and all(w[:1].isupper() for w in words)
+    return len(words) > 1 and all(w[:1].isupper() for w in words) and not all(w.isupper() for w in words)
 
 
 def _opens_with(contract: Contract, clause: list[str], cls: str) -> bool:

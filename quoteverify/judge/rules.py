@@ -207,7 +207,7 @@ def clitic(contract: Contract, quote_word: str, source_word: str) -> bool:
         return False
     if quote_word in lexicon.pronouns or quote_word in lexicon.determiners:
         return False
-    return not _function_word(contract, quote_word)
+    return not function_word(contract, quote_word)
 
 
 def cut_word(contract: Contract, quote_word: str, source_word: str, *, at_start: bool) -> bool:
@@ -236,11 +236,6 @@ class BracketSite:
     after: str = ""               # the quote's word just before the bracket (a gloss follows a pronoun)
     named: tuple[str, ...] = ()   # names said earlier in the turn, other than the speaker's, in order
     following: str = ""           # the source word after the words the bracket replaces, if no mark parts them
-    # The words said earlier in the turn, and in the question it answers (no labels, no fillers).
-    earlier: frozenset[str] = frozenset()
-    # The names of people said there (runs of words written with a capital), each with the number of the
-    # sentence it stands in, in order.
-    people: tuple[tuple[frozenset[str], int], ...] = ()
 
 
 def bracket(contract: Contract, inserted: Sequence[str], replaced: Sequence[str], site: BracketSite) -> BracketTest:
@@ -270,11 +265,9 @@ def bracket(contract: Contract, inserted: Sequence[str], replaced: Sequence[str]
         if _before_its_noun(contract, site):
             return BracketTest("word", f"the bracket adds {' '.join(inserted)!r} to '{site.after} {site.following}', "
                                        "which the speaker did not say", "bracket_adds")  # "that [good] market"
-        if site.after in lexicon.participant_pronouns:  # "we [the nurses]", "vous [le Gouvernement]"
-            return _names_only_what_came_before(contract, list(inserted), site.context | site.earlier)
         if site.after in lexicon.pronouns:
-            return _names_only_what_came_before(contract, list(inserted), site.context)  # "it [the plan]"
-        content = [w for w in inserted if not _function_word(contract, w)]
+            return _names_only_what_came_before(contract, list(inserted), site.context)  # "we [the members]"
+        content = [w for w in inserted if not function_word(contract, w)]
         if content:
             return BracketTest("word", f"the bracket adds {', '.join(repr(w) for w in content)}, "
                                        "which the speaker did not say", "bracket_adds")
@@ -305,45 +298,23 @@ def _before_its_noun(contract: Contract, site: BracketSite) -> bool:
     lexicon = contract.lexicon
     assert lexicon is not None
     return (site.after in lexicon.determiners and bool(site.following) and site.following not in lexicon.pronouns
-            and site.following not in lexicon.determiners and not _function_word(contract, site.following))
+            and site.following not in lexicon.determiners and not function_word(contract, site.following))
 
 
 def _referent(contract: Contract, new: list[str], standing: list[str], site: BracketSite) -> BracketTest:
     """A noun phrase put for a pronoun: benign when it names the speaker for *I*, or, for a third person or
-    a demonstrative used alone, what the sentence before names."""
+    a demonstrative used alone, or a possessive one named by its possessor ("[the TUC's] rights" for "our
+    rights"), what the sentence before names."""
     lexicon = contract.lexicon
     assert lexicon is not None
     if any(w in lexicon.speaker_pronouns for w in standing):
         return _names_the_speaker(contract, new, site)  # "[Maria Lopez]" for "I", said by Maria Lopez
-    if site.following and len(standing) == 1 and standing[0] in lexicon.determiners \
-            and not _function_word(contract, site.following):
+    possessor = len(standing) == 1 and standing[0] in lexicon.pronouns and bool(new) and new[-1].endswith("'s")
+    if site.following and len(standing) == 1 and standing[0] in lexicon.determiners and not possessor \
+            and not function_word(contract, site.following):
         return BracketTest("word", f"the bracket replaces {standing[0]!r} of '{standing[0]} {site.following}', "
                                    "a determiner, not a pronoun that names something", "bracket_replaces")
-    just = _names_only_what_came_before(contract, new, site.context)
-    person = _person_named(contract, new, standing, site) if just.reason else None
-    return person if person is not None else just
-
-
-def _person_named(contract: Contract, new: list[str], standing: list[str], site: BracketSite) -> BracketTest | None:
-    """A name put for "he" or "she" (``[Matt Westgate]`` for *He*): benign when the turn (or the question it
-    answers) names that person and no other person from the sentence that last names them on (a reader could not
-    tell which one the speaker meant); None when the turn does not name them (the sentence before may)."""
-    lexicon = contract.lexicon
-    assert lexicon is not None
-    third = {shifted for own, shifted in lexicon.person_shifts if own in lexicon.speaker_pronouns}
-    name = frozenset(w for w in new if not _function_word(contract, w))
-    if len(standing) != 1 or standing[0] not in third or not name:
-        return None
-    mentions = [sentence for said, sentence in site.people if name <= said]
-    if not mentions:
-        return None
-    others = {" ".join(sorted(said)) for said, sentence in site.people
-              if sentence >= mentions[-1] and not name <= said and not said <= site.speaker}
-    if others:
-        return BracketTest("word", f"the bracket names {' '.join(new)!r} for {standing[0]!r}, but "
-                                   f"{sorted(others)[0]!r} is named as near: which one the speaker meant is unsure",
-                           "bracket_rival")
-    return BracketTest("editorial", "")
+    return _names_only_what_came_before(contract, new, site.context)
 
 
 def _names_the_speaker(contract: Contract, words: list[str], site: BracketSite) -> BracketTest:
@@ -351,7 +322,7 @@ def _names_the_speaker(contract: Contract, words: list[str], site: BracketSite) 
     speaker's label."""
     assert contract.lexicon is not None
     content = [w.removesuffix("'s") for w in words
-               if not _function_word(contract, w) and w not in contract.lexicon.pronouns]
+               if not function_word(contract, w) and w not in contract.lexicon.pronouns]
     if content and all(w in site.speaker for w in content):
         return BracketTest("editorial", "")
     return BracketTest("word", f"the bracket names {' '.join(words)!r} where the speaker speaks of themself, "
@@ -365,7 +336,7 @@ def _names_only_what_came_before(contract: Contract, words: list[str], context: 
     stems = {stem(contract.language, w) for w in context}
     for word in words:
         word = word.removesuffix("'s")
-        if word in lexicon.pronouns or word in lexicon.determiners or _function_word(contract, word):
+        if word in lexicon.pronouns or word in lexicon.determiners or function_word(contract, word):
             continue
         if word not in context and stem(contract.language, word) not in stems:
             return BracketTest("word", f"the bracket names {word!r}, which the speaker has not just mentioned",
@@ -382,7 +353,7 @@ def only_function_words(language: str, text: str, *, min_zipf: float) -> bool:
     return lexicon is not None and bool(words) and all(is_word(w, lexicon, min_zipf=min_zipf) for w in words)
 
 
-def _function_word(contract: Contract, word: str) -> bool:
+def function_word(contract: Contract, word: str) -> bool:
     """A word so frequent it names nothing (the, of, to, is): verdict.function_word_zipf or more in wordfreq."""
     assert contract.lexicon is not None
     return is_word(word, contract.lexicon, min_zipf=contract.function_word_zipf)

@@ -29,7 +29,8 @@ _FILE_KEYS = {"negation": "negations", "quantifier": "quantifiers", "limiter": "
               "correction": "corrections", "filler": "filler_phrases", "anaphor": "anaphors",
               "aside": "aside_openers", "connective": "connectives", "frame": "frames",
               "coordinator": "coordinators", "address": "addresses", "answer": "answers",
-              "reason": "reasons", "example": "examples"}
+              "reason": "reasons", "example": "examples", "conjunction": "conjunctions",
+              "turning_preposition": "turning_prepositions"}
 APOSTROPHES = "'’ʼ`´"
 
 # The ISO 639-1 codes of the languages the detector (lingua) can name, as data: the config checks its language
@@ -65,7 +66,6 @@ class Lexicon:
     fillers: frozenset[str]
     pronouns: frozenset[str]
     speaker_pronouns: frozenset[str]                # I, me, my: a bracket may name the speaker for them
-    participant_pronouns: frozenset[str]            # we, you: the speaker's group, the people spoken to
     determiners: frozenset[str]
     person_shifts: frozenset[tuple[str, str]]   # (the speaker's pronoun, a third person's), as a bracket may shift it
     contractions: dict[str, tuple[tuple[str, ...], ...]]
@@ -181,7 +181,6 @@ def _read(path: Path) -> Lexicon:
         fillers=frozenset(straight(w) for w in data.get("fillers") or ()),
         pronouns=frozenset(straight(w) for w in data.get("pronouns") or ()),
         speaker_pronouns=frozenset(straight(w) for w in data.get("speaker_pronouns") or ()),
-        participant_pronouns=frozenset(straight(w) for w in data.get("participant_pronouns") or ()),
         determiners=frozenset(straight(w) for w in data.get("determiners") or ()),
         person_shifts=frozenset((straight(a), straight(b)) for a, b in data.get("person_shifts") or ()),
         contractions=contractions, irregular_contractions=irregular,

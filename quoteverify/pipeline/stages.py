@@ -28,11 +28,11 @@ from ..sources.corpus import (
     PackedDocument,
     PreparedDocument,
     PreparedQuote,
+    claimed_by_labels,
     prepare_document,
-    prepare_quote,
+    prepare_row,
 )
 from ..sources.documents import DocumentsGiven, LoadedDocuments, read_documents
-from ..sources.labels import labelled
 from ..sources.language import cosine_applies, detect_quote_languages, with_languages
 from ..sources.lined import partly_read
 from ..sources.numbers import number_words
@@ -62,7 +62,8 @@ def read_inputs(documents: DocumentsGiven, quotes: QuotesGiven, config: Config) 
     limits = ArchiveLimits.of(config)
     loaded = read_documents(documents, limits)
     table = read_quotes(quotes, vars(config.columns), limits)
-    quote_list = [labelled(q) for q in check_claims(list(table.quotes), (d.doc_id for d in loaded.documents))]
+    quote_list = claimed_by_labels(check_claims(list(table.quotes), (d.doc_id for d in loaded.documents)),
+                                   loaded.documents)
     return Inputs(loaded, quote_list, [*loaded.warnings, *table.warnings], table.sha256)
 
 
@@ -253,7 +254,7 @@ class _Check:
         """Quote ``k`` made ready to align, once per process: a worker that looked it up sends back only its
         alignment (a prepared quote costs more to send than to make again)."""
         if k not in self.prepared_quotes:
-            self.prepared_quotes[k] = prepare_quote(self.quotes[k].text, self.prepared.corpus)
+            self.prepared_quotes[k] = prepare_row(self.quotes[k], self.prepared.corpus)
         return self.prepared_quotes[k]
 
     def compare_exact(self, k: int, exact: Alignment) -> tuple[Alignment, Comparison]:

@@ -14,18 +14,19 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..model.lexicon import lexicon_for
-from ..model.types import Document
+from ..model.types import Document, Quote
 from ..plumbing.cache import PREPARE_VERSION, Cache, StoredSource, digest
 from .labels import quote_label
 from .normalize import NormalizedText, fold_confusables, normalize
 from .pages import FURNITURE, LINE_NUMBER, NOTE, Pages, layout_of, page_structure
 from .tokenize import FILLERS, WORD, QuotePart, WordTokens, quote_parts, word_tokens
-from .turns import Turn, Turns
+from .turns import Turn, Turns, same_speaker, speaker_key
 
 EDITORIAL = -2  # id of the word slot an editorial insertion stands in
 _SENTENCE_END = re.compile(r"[.!?]+[\"')\]]*(?=\s)")
@@ -183,6 +184,19 @@ def turns_of(text: str, pages: Pages, *, cues: tuple[Turn, ...], title: str) -> 
     if pages.skips((FURNITURE, NOTE, LINE_NUMBER)):
         text = pages.masked(text, " ", kinds=(FURNITURE, NOTE, LINE_NUMBER))
     return Turns(text, cues=cues, title=title, record=pages.record)
+
+
+def claimed_by_labels(quotes: Sequence[Quote], documents: Sequence[Document]) -> list[Quote]:
+    """The quotes, each that opens with the label of a speaker of the documents ("P1: We get ...") and names no
+    speaker otherwise claiming that speaker: its words must be that speaker's. (A quote that opens with words shaped
+    like a label that name no speaker, "Upstairs: the neighbours", claims nobody.)"""
+    labels = {k: label for k, q in enumerate(quotes)
+              if not q.speaker and not q.problem and (label := quote_label(q.text)) is not None}
+    if not labels:
+        return list(quotes)
+    known = {key for document in documents for key in document_turns(document).speaker_keys()}
+    return [replace(q, speaker=labels[k].speaker) if k in labels and speaker_key(labels[k].speaker) in known else q
+            for k, q in enumerate(quotes)]
 
 
 def document_turns(document: Document) -> Turns:
@@ -407,11 +421,14 @@ def normalize_pages(text: str, pages: Pages) -> NormalizedText:
 _COMPLETION = re.compile(r"\[(\w{1,2})\](?=\w)|(?<=\w)\[(\w{1,2})\]")
 
 
-def prepare_quote(text: str, corpus: Corpus) -> PreparedQuote:
+def prepare_quote(text: str, corpus: Corpus, *, speaker: str = "") -> PreparedQuote:
+    """A quote made ready to align; a speaker's label it opens with that names ``speaker``, the speaker it claims
+    ("P1: We get ..."), says who speaks and is not looked for."""
     completions = tuple(m.group() for m in _COMPLETION.finditer(text))
     literal = _COMPLETION.sub(lambda m: m.group(1) or m.group(2), text)
     norm = fold_confusables(normalize(literal))
-    label = quote_label(literal)
+    label = quote_label(literal) if speaker else None
+    label = label if label is not None and same_speaker(label.speaker, speaker) else None
     # A speaker's label it opens with says who speaks: no word of it is looked for (see judge.diff).
     label_end = int(np.searchsorted(norm.offsets, label.end)) if label is not None else 0
     parts = tuple(quote_parts(norm.text, label=label_end))
@@ -450,6 +467,11 @@ def prepare_quote(text: str, corpus: Corpus) -> PreparedQuote:
     return PreparedQuote(literal, norm, parts, tuple(words), ids, weak, np.asarray(frags, dtype=np.int32),
                          np.asarray(starts, dtype=np.int64), np.asarray(ends, dtype=np.int64), completions,
                          tuple(extents), clitic_ids(words, frags, corpus))
+
+
+def prepare_row(quote: Quote, corpus: Corpus) -> PreparedQuote:
+    """A quote of the table made ready to align (prepare_quote, with the speaker it claims)."""
+    return prepare_quote(quote.text, corpus, speaker=quote.speaker)
 
 
 CLITIC = "'s"  # what a source may write after the word a quote ends on: "Joe's" (normalized: ’ is ')

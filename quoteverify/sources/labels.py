@@ -28,10 +28,8 @@ none of these ("Speaker #1:", "**Alice**:"), for the run's summary to name.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
-
-from ..model.types import Quote
 
 TIME = r"\d{1,2}:\d{2}(?::\d{2})?(?:[.,:]\d{1,3})?"
 # A speaker name: a capital letter, then up to 40 word characters, points,
@@ -193,13 +191,6 @@ def quote_label(quote: str) -> Label | None:
     words after it; None when it opens with none (a timecode is no speaker's label)."""
     label = label_of(quote)
     return label if label is not None and label.speaker and quote[label.end:].strip() else None
-
-
-def labelled(quote: Quote) -> Quote:
-    """A quote that opens with a speaker's label ("P1: We get ...") and names no speaker otherwise claims that
-    speaker: its words must be that speaker's."""
-    label = quote_label(quote.text) if not quote.speaker and not quote.problem else None
-    return replace(quote, speaker=label.speaker) if label is not None else quote
 
 
 # A line shaped like a label: perhaps markup, a capitalised phrase of up to 60 characters, a colon.

@@ -45,7 +45,7 @@ from ...sources.corpus import (
     PreparedQuote,
     Source,
     prepare_document,
-    prepare_quote,
+    prepare_row,
 )
 from ...sources.pages import layout_of
 from ..stages import Prepared, QuoteLanguages, check_quotes, embedder_for, prepare
@@ -296,7 +296,7 @@ class WorkerState:
         """Each quote's exact fast path over this shard: per document where its first run occurs (see
         ``places.exact_summary``)."""
         prepared = self.held[key]
-        return [[] if q.problem else exact_summary(prepare_quote(q.text, prepared.corpus), prepared.corpus,
+        return [[] if q.problem else exact_summary(prepare_row(q, prepared.corpus), prepared.corpus,
                                                    config.align, q.speaker) for q in quotes]
 
     def check_on_shard(self, key: str, quotes: Sequence[Quote], languages: Sequence[str], checking: Checking
@@ -307,7 +307,7 @@ class WorkerState:
         embed = self.embedder(checking)
         corpus = prepared.corpus
         settled = [k for k, q in enumerate(quotes) if q.problem or prepared.aligner.align_exact(
-            prepare_quote(q.text, corpus), corpus.by_id.get(q.claimed_document), q.speaker) is not None]
+            prepare_row(q, corpus), corpus.by_id.get(q.claimed_document), q.speaker) is not None]
         warnings: list[str] = []
         results = check_quotes(prepared, [quotes[k] for k in settled], checking.config, embed,
                                languages=QuoteLanguages([languages[k] for k in settled]),
@@ -338,7 +338,7 @@ class WorkerState:
         prepared = self.held[key]
         out = []
         for quote in quotes:
-            words = [w for w in prepare_quote(quote.text, prepared.corpus).words if w] if not quote.problem else []
+            words = [w for w in prepare_row(quote, prepared.corpus).words if w] if not quote.problem else []
             out.append(best_windows(prepared.index, prepared.index.scores(words), take) if words else [])
         return out
 
@@ -434,7 +434,7 @@ class WorkerState:
         config = checking.config
         part = self.gathered_corpus(key, members, config, Cache(checking.cache_dir))
         corpus = part.corpus
-        pqs = [prepare_quote(q.text, corpus) for q in quotes]
+        pqs = [prepare_row(q, corpus) for q in quotes]
         mine = [k for k, q in enumerate(quotes) if q.problem or part.aligner.align_exact(
             pqs[k], corpus.by_id.get(q.claimed_document), q.speaker) is None]
         log = RetrievalLog(part, 3 * config.index.top_k)
