@@ -9,10 +9,12 @@ what is tested is what a user gets: status, match type and the exact reasons. Th
 - ``caught-``: a change of meaning those rules newly send to review (verified on 28f8fea);
 - ``control-``: a look-alike change of meaning, review before and after (a few with other reasons on 28f8fea),
   or an honest edit verified before and after;
-- ``leak-``: a change of meaning the rules of 39c2e5f verify (review on 28f8fea).
+- ``leak-``: a change of meaning the first version of those rules (39c2e5f) verified (review on 28f8fea), caught
+  since they were narrowed (and two of them taken back: a name for he/she, a gloss of we/you, from earlier in the
+  turn) after these tests and the adversarial probe (benchmarks/adversarial_rules) found the leaks.
 
-Cases marked xfail (strict) are bugs of the new rules found while writing these tests, an honest edit still in review
-or a leak: the mark's reason says what goes wrong; the test asserts the right status.
+Cases marked xfail (strict) are honest edits still in review: the mark's reason says why; the test asserts the right
+status.
 """
 from __future__ import annotations
 
@@ -40,7 +42,9 @@ def check(text: str, quote: str | dict, status: str, match_type: str | None, rea
     if match_type is None:
         assert result.status == status, (result.reasons, result.differences)
         return
-    assert (result.status, result.match_type, result.reasons) == (status, match_type, reasons), result.differences
+    # The reasons' order is p_change's (those that raise it most first: tests/test_odds.py); here, which they are.
+    assert (result.status, result.match_type, sorted(result.reasons)) == (status, match_type, sorted(reasons)), \
+        result.differences
 
 
 def bug(reason: str):
@@ -108,7 +112,7 @@ CUT = [
     pytest.param(ARTICLE, '"There is none like God."', "verified", "exact", [],
                  id="honest-a-whole-quotation-in-its-marks"),
     pytest.param(TURNED, "There is none like God.", "review", "elided",
-                 _goes_on("starts", "'The vicar never said \"'", "'never'"), id="control-never-said"),
+                 _goes_on("starts", "'The vicar never said \"'", "'never', 'said'"), id="control-never-said"),
     pytest.param(TURNED, "Nothing is like the sea", "review", "elided",
                  _goes_on("starts", "'The preacher ended by saying, \"'", "'saying'"),
                  id="control-part-of-a-quotation"),
@@ -134,29 +138,19 @@ LEAKS = (
     "saying, \"Nothing is like the sea.\" I doubt the bishop said \"The church will stay open.\" Nobody heard the "
     "mayor say \"The budget is safe.\"\n"
 )
-_NAMED_SUBJECT = "an attribution whose subject is a name or a bare plural is not read as one (_attributes wants a " \
-                 "pronoun, determiner or title)"
-_FURTHER_ON = "a contrast or condition one further on in a clause of the rest no longer turns the kept words"
-_WHOLE = "a whole quotation keeps only a negation or frame among the last three words before it"
 
 
 @pytest.mark.parametrize("quote", [
-    pytest.param("The bridge was unsafe for heavy lorries", id="leak-said-jane-roe", marks=bug(_NAMED_SUBJECT)),
-    pytest.param("The tunnel was cheaper to run", id="leak-jane-roe-said", marks=bug(_NAMED_SUBJECT)),
-    pytest.param("The ferry was safer in winter", id="leak-engineers-said", marks=bug(_NAMED_SUBJECT)),
-    pytest.param("The plan worked well in the towns", id="leak-all-of-them-except-leeds", marks=bug(_FURTHER_ON)),
-    pytest.param("We paid the staff on time", id="leak-every-month-until-march", marks=bug(_FURTHER_ON)),
-    pytest.param("The nurses were paid in full", id="leak-or-so-the-managers-claim",
-                 marks=bug("', or so the managers claim' is no attribution to _attributes: the clause opens with "
-                           "'or', not a subject, and the verb is four words in")),
-    pytest.param("the road was unsafe for cyclists.", id="leak-told-the-press-after-an-opening-phrase",
-                 marks=bug("an attribution in the clause before the cut counts only when that clause opens the "
-                           "sentence: 'In 2009,' hides it")),
-    pytest.param("Nothing is like the sea.", id="leak-denied-saying", marks=bug(_WHOLE + ": 'denied' is 'reporting'")),
-    pytest.param("The church will stay open.", id="leak-i-doubt-the-bishop-said",
-                 marks=bug(_WHOLE + ": 'I doubt' is further back")),
-    pytest.param("The budget is safe.", id="leak-nobody-heard-the-mayor-say",
-                 marks=bug(_WHOLE + ": 'Nobody' is further back")),
+    pytest.param("The bridge was unsafe for heavy lorries", id="leak-said-jane-roe"),
+    pytest.param("The tunnel was cheaper to run", id="leak-jane-roe-said"),
+    pytest.param("The ferry was safer in winter", id="leak-engineers-said"),
+    pytest.param("The plan worked well in the towns", id="leak-all-of-them-except-leeds"),
+    pytest.param("We paid the staff on time", id="leak-every-month-until-march"),
+    pytest.param("The nurses were paid in full", id="leak-or-so-the-managers-claim"),
+    pytest.param("the road was unsafe for cyclists.", id="leak-told-the-press-after-an-opening-phrase"),
+    pytest.param("Nothing is like the sea.", id="leak-denied-saying"),
+    pytest.param("The church will stay open.", id="leak-i-doubt-the-bishop-said"),
+    pytest.param("The budget is safe.", id="leak-nobody-heard-the-mayor-say"),
 ])
 def test_a_cut_that_drops_what_turns_the_quote_is_not_verified(quote: str) -> None:
     result = verify(LEAKS, quote)
@@ -164,7 +158,6 @@ def test_a_cut_that_drops_what_turns_the_quote_is_not_verified(quote: str) -> No
     assert "excerpt" in {d.kind for d in result.differences}, result.differences
 
 
-@bug("a source in capitals is read as title case word by word: 'I DON'T THINK' before the cut is taken for a title")
 def test_a_frame_before_the_cut_in_a_source_written_in_capitals() -> None:
     result = verify("CDR: OKAY. I DON'T THINK THE HATCH IS SAFE FOR THE NIGHT.\nCC: ROGER.\n",
                     "THE HATCH IS SAFE FOR THE NIGHT.")
@@ -216,9 +209,7 @@ FALSE_START_CASES = [
     pytest.param("Our fear is that the surgeons won't cope.", "review", "paraphrase",
                  ["the quote leaves out 'these nurses --'"], id="control-a-content-word-broken-off"),
     pytest.param("Well, it's a question of money in the end.", "verified", "edited", _left_out("it is a --"),
-                 id="honest-one-word-before-a-contraction-restart",
-                 marks=bug("one word before the false start ('Well,') is not aligned: the quote is placed from "
-                           "'a --' and 'Well,' is a word change (the alignment, not the judge; 28f8fea the same)")),
+                 id="honest-one-word-before-a-contraction-restart"),
 ]
 
 
@@ -260,9 +251,7 @@ EDGE_CASES = [
                  _edge("starts", "I don't think", "'don't', 'think'"), id="control-i-don't-think"),
     pytest.param("... the council paid for the van.", "review", "elided", _edge("starts", "No,", "'no'"),
                  id="control-no-is-no-connective"),
-    pytest.param("We have paid the staff on time ...", "review", None, None, id="leak-since-march",
-                 marks=bug("'since' is in the lexicon's 'reasons', so a clause of time ('since March') is left out "
-                           "as a reason")),
+    pytest.param("We have paid the staff on time ...", "review", None, None, id="leak-since-march"),
 ]
 
 
@@ -291,8 +280,12 @@ def _answers(word: str, question: str) -> list[str]:
 
 
 SENTENCE_CASES = [
-    pytest.param(SENTENCES, "Well, no. ... No, you don't.", "verified", "elided", [_ONE],
-                 id="honest-no-after-a-statement"),
+    # What is left out holds a claim of its own, which the kept "No" may answer (a look-alike of the adversarial
+    # probe's "So it has the energy source. ... No, we don't use that."): a person must look.
+    pytest.param(SENTENCES, "Well, no. ... No, you don't.", "review", "elided",
+                 ["the sentence kept after the ellipsis opens with 'no', which may point back into the 1 sentence it "
+                  "leaves out: '. They tell you at the interview that you can pick your hou\u2026'"],
+                 id="control-no-after-a-statement"),
     pytest.param(SENTENCES, "Not really. ... No, they don't.", "review", "elided",
                  _answers("no", "Do they let you swap a Saturday with a colleague?"), id="control-no-after-a-question"),
     pytest.param(SENTENCES, "Not really. ... The rota comes out on Friday.", "verified", "elided",
@@ -332,9 +325,8 @@ def _unmentioned(word: str, put_in: str) -> list[str]:
             f"the quote puts in '{put_in}', which the source does not say"]
 
 
-def _as_near(rival: str, pronoun: str = "He") -> list[str]:
-    return [f"the bracket names 'matt westgate' for '{pronoun.lower()}', but '{rival}' is named as near: which one "
-            "the speaker meant is unsure",
+def _as_near_taken_back(pronoun: str) -> list[str]:
+    return ["the bracket names 'matt', which the speaker has not just mentioned",
             f"wording differs: quote says '[Matt Westgate]', source says '{pronoun}'"]
 
 
@@ -361,36 +353,27 @@ BRACKETS = [
                  _unmentioned("canteen", "[the canteen]"), id="control-the-question-does-not-name-it"),
     pytest.param(QUESTIONS, "They [the hospitals] were the last to get any testing at all.", "review", "paraphrase",
                  _unmentioned("hospitals", "[the hospitals]"), id="control-they-the-hospitals"),
-    # A name for he or she from earlier in the turn, when no other name is as near.
-    pytest.param(NIGHTS + "Matt Westgate ran it when I started. " + LONG + BUILT, _MATT, *_BRACKETED,
-                 id="honest-a-name-from-the-turn"),
+    # A name for he or she from earlier in the turn (a test taken back after the adversarial probe: a name of
+    # the other sex, or of a body, was as often the one the turn named last), but from the question it answers.
+    pytest.param(NIGHTS + "Matt Westgate ran it when I started. " + LONG + BUILT, _MATT, "review", "paraphrase",
+                 _as_near_taken_back("He"), id="control-a-name-from-the-turn"),
     pytest.param("Interviewer: Tell me about Matt Westgate.\nP1: Oh, a long story. " + BUILT, _MATT, *_BRACKETED,
                  id="honest-a-name-from-the-question"),
     pytest.param(NIGHTS + "Matt Westgate ran it when I started, with Sarah Lee. " + LONG + BUILT, _MATT,
-                 "review", "paraphrase", _as_near("lee sarah"), id="control-another-name-in-the-sentence"),
+                 "review", "paraphrase", _as_near_taken_back("He"), id="control-another-name-in-the-sentence"),
     pytest.param(NIGHTS + "Matt Westgate ran it when I started. Sarah Lee took over later. " + LONG +
-                 BUILT.replace("He", "She"), _MATT, "review", "paraphrase", _as_near("lee sarah", "She"),
+                 BUILT.replace("He", "She"), _MATT, "review", "paraphrase", _as_near_taken_back("She"),
                  id="control-another-name-nearer"),
     pytest.param(NIGHTS + "Matt Westgate ran it when I started. " + LONG + BUILT,
                  "[Sarah Lee] was the one who built the rota in the end.", "review", "paraphrase",
                  ["the bracket names 'sarah', which the speaker has not just mentioned",
                   "wording differs: quote says '[Sarah Lee]', source says 'He'"], id="control-a-name-not-said"),
-    pytest.param(NIGHTS + "Matt Westgate ran it when I started. So I asked him for help. " + LONG + BUILT, _MATT,
-                 *_BRACKETED, id="honest-so-i-is-no-name",
-                 marks=bug("two capitals in a row at a sentence's start ('So I') are read as another person's name")),
-    pytest.param(NIGHTS + "Matt Westgate ran it when I started. In March we moved. " + LONG + BUILT, _MATT,
-                 *_BRACKETED, id="honest-in-march-is-no-name",
-                 marks=bug("two capitals in a row at a sentence's start ('In March') are read as another person's "
-                           "name")),
-    pytest.param(NIGHTS + "Matt Westgate ran it when I started. " + LONG + BUILT,
-                 "He [Matt Westgate] was the one who built the rota in the end.", *_BRACKETED,
-                 id="honest-a-name-glossing-he",
-                 marks=bug("a name from the turn may replace 'He' but not gloss it: 'He [Matt Westgate]' is judged "
-                           "only on the sentence before")),
     # A gloss of we or you from the turn or the question, not from the transcriber's parentheses.
+    # A gloss of we or you from earlier in the turn: taken back after the probe (seven leaks: "we [the provinces]"
+    # where "we" is the government set against them).
     pytest.param(NIGHTS + "The agency nurses came in at six. " + LONG + STAYED,
-                 "We [the agency nurses] stayed late every night that winter.", *_BRACKETED,
-                 id="honest-we-glossed-from-the-turn"),
+                 "We [the agency nurses] stayed late every night that winter.", "review", "paraphrase",
+                 _unmentioned("agency", "[the agency nurses]"), id="control-we-glossed-from-the-turn"),
     pytest.param("Interviewer: How did the junior doctors manage?\nP1: Not well. Not well at all. "
                  "You stayed late every night that winter.\n",
                  "You [junior doctors] stayed late every night that winter.", *_BRACKETED,
@@ -403,13 +386,9 @@ BRACKETS = [
                  _unmentioned("agency", "[the agency nurses]"), id="control-we-glossed-from-parentheses"),
     pytest.param(NIGHTS + "(The agency nurses laugh.) " + LONG + STAYED,
                  "We [the agency nurses] stayed late every night that winter.", "review", None, None,
-                 id="leak-we-glossed-from-parentheses-opening-the-turn",
-                 marks=bug("parentheses that open the turn are read as said: _said_in looks for '(' only after the "
-                           "turn's first word")),
+                 id="leak-we-glossed-from-parentheses-opening-the-turn"),
     pytest.param(NIGHTS + "Yes. (Matt Westgate nods.) " + LONG + BUILT, _MATT, "review", None, None,
-                 id="leak-a-name-only-in-a-stage-direction",
-                 marks=bug("a name in a stage direction counts as said for he/she (_people reads parentheses), "
-                           "though a gloss of we/you may not use one")),
+                 id="leak-a-name-only-in-a-stage-direction"),
 ]
 
 
@@ -516,15 +495,15 @@ MARKUP_CASES = [
                   "wording differs: quote says '[the council]', source says '[inaudible]'"],
                  [Difference("word", "[the council]", "[inaudible]")], id="control-a-bracket-for-inaudible"),
     # A speaker's label the quote opens with claims that speaker.
-    pytest.param("P1: We get a phone call every night from the ward.", "verified", "normalized", [],
-                 [Difference("markup", "P1:", "P1:")], id="honest-the-speakers-label"),
+    pytest.param("P1: We get a phone call every night from the ward.", "verified", "exact", [], [],
+                 id="honest-the-speakers-label"),
     pytest.param("P3: The boxes stay in the office upstairs.", "verified", "normalized", [],
                  [Difference("markup", "P3:", "P3 [00:04:12]:")], id="honest-the-label-without-its-timecode"),
     pytest.param("P2: We get a phone call every night from the ward.", "review", "misattributed",
                  ["said by P1, not by claimed P2"], [Difference("markup", "P2:", "P1:")],
                  id="control-another-speakers-label"),
     pytest.param({"quote": "P1: We get a phone call every night from the ward.", "speaker": "P2"}, "review",
-                 "misattributed", ["said by P1, not by claimed P2"], [Difference("markup", "P1:", "P1:")],
+                 "misattributed", ["said by P1, not by claimed P2"], [],
                  id="control-a-speaker-claimed-beside-the-label"),
 ]
 
@@ -533,7 +512,9 @@ MARKUP_CASES = [
 def test_brackets_and_labels_of_the_source(quote, status: str, match_type: str, reasons: list[str],
                                            differences: list[Difference]) -> None:
     result = verify(RECORDS, quote)
-    assert (result.status, result.match_type, result.reasons) == (status, match_type, reasons), result.differences
+    # The reasons' order is p_change's (those that raise it most first: tests/test_odds.py); here, which they are.
+    assert (result.status, result.match_type, sorted(result.reasons)) == (status, match_type, sorted(reasons)), \
+        result.differences
     assert list(result.differences) == differences
 
 
@@ -570,7 +551,9 @@ def test_a_speakers_label_in_subtitles(tmp_path: Path, quote: str, status: str, 
     (tmp_path / "interview-07.vtt").write_text(VTT, encoding="utf-8")
     (result,) = quoteverify.verify([tmp_path], [quote], NO_EMBED)
     assert result.document == "interview-07", result.reasons
-    assert (result.status, result.match_type, result.reasons) == (status, match_type, reasons), result.differences
+    # The reasons' order is p_change's (those that raise it most first: tests/test_odds.py); here, which they are.
+    assert (result.status, result.match_type, sorted(result.reasons)) == (status, match_type, sorted(reasons)), \
+        result.differences
     if differences is not None:
         assert list(result.differences) == differences
 
@@ -583,7 +566,7 @@ HALVES = [("We knew", "that the ward was short of staff all winter."),
           ("The captain decided", "to turn the plane back to Denver."),
           ("Our neighbours brought the boxes", "to the school on the hill."),
           ("The committee met the delegation", "in the hall after lunch.")]
-OPENERS = ["and", "so", "since", "because"]
+OPENERS = ["and", "since", "because"]
 SUBJECTS = ["the statistics", "the figures", "our records", "the inspectors", "they"]
 VERBS = [("prove", "proved"), ("show", "showed"), ("confirm", "confirmed"), ("back", "backed")]
 

@@ -311,15 +311,11 @@ def set_off(src: Source, contract: Contract, lo: int, hi: int) -> bool:
     # nor ", and control,", items of a list), a reason or examples, but not the words a kept word before them
     # wants ("a number of, and a range of clinicians, so"): that word must name something.
     own_clause = len(words) > 2 and (words[0],) in contract.lexicon.phrases["conjunction"] and (
-        _subject(contract.lexicon, words[1]) or _opens_with(contract, words[1:], "reason"))
-    return (own_clause or any(_opens_with(contract, words, cls) for cls in _CLAUSE_OPENERS)) and lo > 0 \
+        _subject(contract.lexicon, words[1]) or reason_clause(contract, words[1:]))
+    return (own_clause or reason_clause(contract, words) or _opens_with(contract, words, "example")) and lo > 0 \
         and not function_word(contract, src.tokens.words[lo - 1])
 
 
-# Besides an aside opener (", which we discussed,") or a clause of its own (set_off), what a stretch set off by
-# commas may open with to be an aside rather than an item of a list: a reason (", since he's the pilot,") or
-# examples (", like Mr. McFarlane,").
-_CLAUSE_OPENERS = ("reason", "example")
 # The point after a title ("Mr. McFarlane"), which ends no sentence.
 TITLE_POINT = re.compile(r"(?i)\b(?:dr|mr|mrs|ms|mx|prof|rev|sr|jr|st|gen|col|capt|lt|sgt|hon)\.")
 
@@ -419,7 +415,9 @@ def turning(contract: Contract, rest: str, *, before: bool, reach: int) -> list[
     if before:
         named = [_title_cased(piece) for piece, words in pieces if words]
         return _widest(_before_cut(contract, clauses, named, reach))
-    return _widest(_after_cut(contract, rest, clauses, reach))
+    # A name after the cut says nothing of the kept words: "[a decision] under the False Claims Act in 2009".
+    unnamed = [[straight(w) for w in WORD.findall(_without_names(piece).casefold())] for piece in _CLAUSE.split(rest)]
+    return _widest(_after_cut(contract, rest, [words for words in unnamed if words], reach))
 
 
 def _before_cut(contract: Contract, clauses: list[list[str]], named: list[bool], reach: int
@@ -512,15 +510,28 @@ def _attributes(contract: Contract, opening: list[str]) -> list[tuple[str, str]]
         at = next(k for k in range(len(opening)) if opening[k:k + len(words)] == words)
         after = opening[at + len(words):at + len(words) + 1]
         subject_after = bool(after) and (_subject(lexicon, after[0]) or not function_word(contract, after[0]))
-        if len(words) > 1 or at > 0 or subject_after:
+        before = _after_connectives(contract, opening[:at])
+        subject_before = bool(before) and (_subject(lexicon, before[0]) or not function_word(contract, before[0]))
+        if len(words) > 1 or subject_before or (at == 0 and subject_after):
             found.append((cls, phrase))
     return found
 
 
 def _subject(lexicon, word: str) -> bool:
-    """Whether a word may open the subject of a verb of saying: a pronoun, a determiner or a title ("he", "the",
-    "Mr")."""
-    return word in lexicon.pronouns or word in lexicon.determiners or (word,) in lexicon.phrases["address"]
+    """Whether a word may open the subject of a clause: a pronoun (or one contracted with its verb: "he's"), a
+    determiner or a title ("he", "the", "Mr")."""
+    return (word in lexicon.pronouns or word in lexicon.determiners or (word,) in lexicon.phrases["address"]
+            or word.split("'")[0] in lexicon.pronouns)
+
+
+def reason_clause(contract: Contract, words: Sequence[str]) -> bool:
+    """Whether words open a clause giving a reason, with a subject of its own: "since he's the pilot", "because
+    they liked it" (not "since March", a time)."""
+    lexicon = contract.lexicon
+    assert lexicon is not None
+    n = next((n for n in lexicon.openers["reason"].get(words[0], ()) if tuple(words[:n]) in lexicon.phrases["reason"]),
+             0) if words else 0
+    return bool(n) and len(words) > n and _subject(lexicon, words[n])
 
 
 def plainly_said(contract: Contract, rest: str) -> bool:
@@ -531,6 +542,31 @@ def plainly_said(contract: Contract, rest: str) -> bool:
     clauses = [[straight(w) for w in WORD.findall(c.casefold())] for c in _CLAUSE.split(rest)]
     adjacent = next((c for c in reversed(clauses) if c), [])
     return not contract.lexicon.find(adjacent, ("negation", "hedge", "condition"))
+
+
+def _without_names(text: str) -> str:
+    """``text`` with each run of two words or more written with a capital (not in capitals throughout: "False
+    Claims Act", "United States") made one neutral word."""
+    words = list(WORD.finditer(text))
+    runs: list[tuple[int, int]] = []
+    k = 0
+    while k < len(words):
+        j = k
+        while j + 1 < len(words) and _capitalised(words[j + 1].group()) and not text[words[j].end():words[
+                j + 1].start()].strip():
+            j += 1
+        if j > k and _capitalised(words[k].group()):
+            runs.append((words[k].start(), words[j].end()))
+            k = j + 1
+        else:
+            k += 1
+    for a, b in reversed(runs):
+        text = text[:a] + "name" + text[b:]
+    return text
+
+
+def _capitalised(word: str) -> bool:
+    return word[:1].isupper() and not word.isupper()
 
 
 def _title_cased(piece: str) -> bool:
@@ -583,13 +619,15 @@ def edge_shown(src: Source, contract: Contract, lo: int, hi: int, *, before: boo
         return "connective"  # what ties the sentence to the one before, which the quote does not keep either
     if carried(contract, words[lo:hi]):
         return ""
-    joining = contract.lexicon.phrases["coordinator"] | (frozenset() if before else contract.lexicon.phrases["reason"])
+    coordinators = contract.lexicon.phrases["coordinator"]
+    set_off_before = bool(_SET_OFF_BEFORE.search(gap_text(src, lo)))
+    if not before and set_off_before and reason_clause(contract, words[lo:hi]):
+        return "clause"  # "We stayed ..." for "We stayed, because it rained"
     for n in range(1, 4):
-        if before and lo <= hi - n and tuple(words[hi - n:hi]) in joining:
+        if before and lo <= hi - n and tuple(words[hi - n:hi]) in coordinators:
             return "clause"  # "We went home, and ... we stayed": the kept clause starts after "and"
-        if not before and lo + n <= hi and tuple(words[lo:lo + n]) in joining \
-                and _SET_OFF_BEFORE.search(gap_text(src, lo)):
-            return "clause"  # "We stayed ..." for "We stayed, and then we went home" (", because it rained")
+        if not before and lo + n <= hi and tuple(words[lo:lo + n]) in coordinators and set_off_before:
+            return "clause"  # "We stayed ..." for "We stayed, and then we went home"
     return ""
 
 

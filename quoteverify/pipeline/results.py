@@ -67,7 +67,8 @@ def build_result(quote: Quote, alignment: Alignment, comparison: Comparison, cos
         band=verdict.band, severity=verdict.severity, p_change=verdict.p_change, reasons=reasons,
         differences=place.differences, bm25_score=_round(alignment.bm25_score),
         bm25_ratio=_round(alignment.bm25_ratio), cosine=cosine, match_ratio=comparison.match_ratio,
-        signals=dict(sorted(verdict.signals)),  # in one order, however a result was read back (cache, cluster) suggestion=suggestion, document_sha256=place.document_sha256,
+        # The signals in one order, however a result was read back (the cache, a cluster's worker).
+        signals=dict(sorted(verdict.signals)), suggestion=suggestion, document_sha256=place.document_sha256,
         extra=dict(quote.extra), finding=quote.finding, finding_confidence=quote.finding_confidence,
         claimed_speaker=quote.speaker)
 
