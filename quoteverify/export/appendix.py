@@ -301,10 +301,10 @@ def _paging(results: list[QuoteResult]) -> str:
 def _location(result: QuoteResult) -> str:
     line = f"line {result.line}" if result.line is not None else ""
     several = f"1 of {result.occurrences} places" if result.occurrences > 1 else ""
-    return ", ".join(filter(None, (_page(result), line, result.timestamp, several))) or "—"
+    return ", ".join(filter(None, (cited_page(result), line, result.timestamp, several))) or "—"
 
 
-def _page(result: QuoteResult) -> str:
+def cited_page(result: QuoteResult) -> str:
     """ "p. 45", "pp. 45–46" as a reader cites a printed page; a page counted in the file says so."""
     if not result.page:
         return ""
