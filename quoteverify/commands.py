@@ -412,9 +412,10 @@ def _manuscript(request: VerifyRequest, path: Path, config: Config) -> Manuscrip
     fits = {"footnote": ".md", "todo": ".tex"}.get(request.notes or "")
     if fits and path.suffix.lower() != fits:
         raise InputError(f"--notes {request.notes} is for a {fits} draft, not {path}; leave it out (comments)")
+    manuscript = read_manuscript(path, min_words=config.extract.min_words, limits=limits)
     if any(o.suffix.lower() in MANUSCRIPT_FORMATS for o in request.outputs):
         checked_already(path, author=config.manuscript.author, limits=limits)
-    return read_manuscript(path, min_words=config.extract.min_words, limits=limits)
+    return manuscript
 
 
 def _write_manuscripts(request: VerifyRequest, ready: _Prepared, result: Run, cache_dir: Path | None,

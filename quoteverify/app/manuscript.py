@@ -324,6 +324,8 @@ def _edits(raw: str, new: str, span: Span) -> tuple[Edit, ...]:
             continue
         lo, hi = begin(a, i1, raw), (a[i2 - 1].end if i2 > i1 else begin(a, i1, raw))
         text = new[begin(b, j1, new):b[j2 - 1].end] if j2 > j1 else ""
+        if op == "replace" and a[i1].space and b[j1].space:  # the space before stays as it is
+            lo, text = a[i1].start, text.lstrip()
         if i1 == 0 and lo == 0 and text[:1].isspace():
             text = text.lstrip()
         changes.append(Edit(span.at(span.start + lo, span.start + hi), text))

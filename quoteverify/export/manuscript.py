@@ -72,7 +72,7 @@ class Written:
 
 def _sentence(text: str) -> str:
     text = text.strip()
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!", ")")) else ".")
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "?", "!")) else ".")
 
 
 def _location(result: QuoteResult) -> str:
