@@ -418,23 +418,23 @@ def _manuscript(request: VerifyRequest, path: Path, config: Config) -> Manuscrip
     return manuscript
 
 
-def _write_manuscripts(request: VerifyRequest, ready: _Prepared, result: Run, cache_dir: Path | None,
-                       console: Console) -> None:
-    """Each checked manuscript asked for: a note at every quote, and its fixes (checked again first)."""
-    outputs = [o for o in request.outputs if o.suffix.lower() in MANUSCRIPT_FORMATS]
-    if not outputs or ready.manuscript is None:
+def _write_manuscripts(outputs: Sequence[Path], manuscript: Manuscript | None, result: Run, when: datetime, *,
+                       cache_dir: Path | None, quiet: bool, console: Console) -> None:
+    """Each checked manuscript among ``outputs``: a note at every quote, and its fixes (checked again first)."""
+    outputs = [o for o in outputs if o.suffix.lower() in MANUSCRIPT_FORMATS]
+    if not outputs or manuscript is None:
         return
-    settings = ready.config.manuscript
-    spots = ready.manuscript.spots
-    fixes = propose_fixes(result, spots, edits=ready.manuscript.path.suffix.lower() == ".docx",
+    settings = result.config.manuscript
+    spots = manuscript.spots
+    fixes = propose_fixes(result, spots, edits=manuscript.path.suffix.lower() == ".docx",
                           cache_dir=cache_dir) if settings.fixes else {}
     entries = [Entry(r, spots[r.quote_id], fixes.get(r.quote_id)) for r in result.results if r.quote_id in spots]
     options = NoteOptions(settings.notes, settings.verified_notes, settings.fixes,  # type: ignore[arg-type]
-                          settings.author, ready.checked_at)
+                          settings.author, when)
     for output in outputs:
-        written = write_checked(output, ready.manuscript.path, entries, options=options,
-                                limits=ArchiveLimits.of(ready.config))
-        if not request.quiet:
+        written = write_checked(output, manuscript.path, entries, options=options,
+                                limits=ArchiveLimits.of(result.config))
+        if not quiet:
             console.say(written.summary())
 
 
@@ -452,8 +452,9 @@ def _run(request: VerifyRequest, ready: _Prepared, console: Console) -> Run:
 def _write(request: VerifyRequest, ready: _Prepared, result: Run, console: Console) -> None:
     """Every output asked for, and the run recorded in the store."""
     _write_outputs(result, request.outputs, console)
-    _write_manuscripts(request, ready, result, None if request.no_cache else request.cache_dir or default_cache_dir(),
-                       console)
+    cache_dir = None if request.no_cache else request.cache_dir or default_cache_dir()
+    _write_manuscripts(request.outputs, ready.manuscript, result, ready.checked_at, quiet=request.quiet,
+                       cache_dir=cache_dir, console=console)
     if request.manifest_path is not None:
         repeat.write_manifest(request.manifest_path, result, quotes_path=ready.paths[-1],
                                    sheet=request.sheet, outputs=request.outputs, command=request.command)
@@ -514,11 +515,22 @@ def _rerun_inputs(request: RerunRequest, manifest: Manifest, console: Console) -
     outputs = request.outputs or repeat.recorded_outputs(manifest, base=base, source=request.manifest_path)
     guard = Guard().read(request.manifest_path, "the manifest")
     guard.read_all(repeat.document_paths(manifest, base), "a document")
-    guard.read(base / manifest.quotes.path if manifest.quotes else None, "the quote table")
+    draft = _recorded_draft(manifest, base)
+    guard.read(base / manifest.quotes.path if manifest.quotes else None,
+               "the manuscript" if draft else "the quote table")
     for output in outputs:
-        guard.check(output, option="-o" if request.outputs else "the recorded output", suffixes=FORMATS)
+        if output.suffix.lower() in MANUSCRIPT_FORMATS:
+            check_checked_output(output, draft)
+        guard.check(output, option="-o" if request.outputs else "the recorded output",
+                    suffixes=(*FORMATS, *([draft.suffix.lower()] if draft else [])))
     guard.check(request.new_manifest, option="--manifest")
     return outputs
+
+
+def _recorded_draft(manifest: Manifest, base: Path) -> Path | None:
+    """The draft a manifest records as its quotes (a checked manuscript's), or None for a quote table."""
+    quotes = base / manifest.quotes.path if manifest.quotes else None
+    return quotes if quotes is not None and quotes.suffix.lower() in MANUSCRIPT_FORMATS else None
 
 
 def rerun(request: RerunRequest, console: Console) -> Outcome:
@@ -540,6 +552,10 @@ def rerun(request: RerunRequest, console: Console) -> Outcome:
             for h in held:
                 written.keep(h.path, h.backup)
             _write_outputs(result, outputs, console)
+            draft = _recorded_draft(manifest, base)
+            _write_manuscripts(outputs, read_manuscript(draft, min_words=result.config.extract.min_words)
+                               if draft else None, result, datetime.now(timezone.utc), cache_dir=None, quiet=False,
+                               console=console)
             if request.new_manifest is not None:
                 table = manifest.quotes
                 repeat.write_manifest(request.new_manifest, result,

@@ -498,3 +498,17 @@ def test_a_text_draft_keeps_its_encoding(corpus_dir: Path, tmp_path: Path, encod
     written = out.read_bytes().decode(encoding)
     assert _unnoted_markdown(written) == text
     assert "Suggested quotation: “We lost 15 volunteers in the first month”" in written
+
+
+def test_a_run_on_a_draft_is_rerun_from_its_manifest(corpus_dir: Path, tmp_path: Path) -> None:
+    path = tmp_path / "paper.md"
+    path.write_text("Maria said “We lost 50 volunteers in the first month” (Maria).\n", encoding="utf-8")
+    out, manifest = tmp_path / "paper.checked.md", tmp_path / "run.json"
+    first = invoke("verify", corpus_dir, path, "-o", out, "--manifest", manifest, "--no-embed", "--no-cache")
+    assert first.exit_code == 0, first.output
+    written = out.read_bytes()
+    out.unlink()
+    again = invoke("rerun", manifest)
+    assert again.exit_code == 0, again.output
+    assert "Results are identical to the recorded run." in again.stderr
+    assert out.read_bytes() == written

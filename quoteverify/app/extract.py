@@ -438,27 +438,36 @@ _QUOTE_STYLE = re.compile(r"quot|block text", re.IGNORECASE)
 _NOT_BLOCK_STYLE = re.compile(r"list|heading|title|caption|toc|bibliograph|reference", re.IGNORECASE)
 
 
-def _inherited(paragraph, attribute: str):
-    """A paragraph format attribute, from the paragraph or else from its style and the styles it is based on."""
-    value = getattr(paragraph.paragraph_format, attribute)
-    style = paragraph.style
-    while value is None and style is not None:
-        value = getattr(style.paragraph_format, attribute)
-        style = style.base_style
-    return value
+def _style_values(style) -> tuple[str, object, object]:
+    """A paragraph style's name, and the left and first-line indents it sets or inherits from its base styles."""
+    def inherited(attribute: str):
+        value, at = None, style
+        while value is None and at is not None:
+            value = getattr(at.paragraph_format, attribute)
+            at = at.base_style
+        return value
+
+    return (style.name if style is not None else ""), inherited("left_indent"), inherited("first_line_indent")
 
 
-def _is_block(paragraph) -> bool:
-    style = paragraph.style.name if paragraph.style is not None else ""
-    if _QUOTE_STYLE.search(style):
+def _is_block(paragraph, styles: dict) -> bool:
+    """Whether a .docx paragraph is a block quote; ``styles`` keeps each style's values (python-docx looks a
+    style up among all of them each time)."""
+    key = paragraph._p.style
+    if key not in styles:
+        styles[key] = _style_values(paragraph.style)
+    name, left, first = styles[key]
+    if _QUOTE_STYLE.search(name):
         return True
-    if _NOT_BLOCK_STYLE.search(style):
+    if _NOT_BLOCK_STYLE.search(name):
         return False
     ppr = paragraph._p.pPr
     if ppr is not None and ppr.numPr is not None:  # a numbered or bulleted list item
         return False
-    first_line = _inherited(paragraph, "first_line_indent") or 0
-    return (_inherited(paragraph, "left_indent") or 0) > 0 and first_line >= 0  # hanging: a reference list
+    own = paragraph.paragraph_format
+    first_line = (own.first_line_indent if own.first_line_indent is not None else first) or 0
+    left_indent = (own.left_indent if own.left_indent is not None else left) or 0
+    return left_indent > 0 and first_line >= 0  # hanging: a reference list
 
 
 def _docx_paragraphs(path: Path, warnings: list[str], limits: ArchiveLimits) -> list[_Paragraph]:
@@ -473,6 +482,7 @@ def _docx_paragraphs(path: Path, warnings: list[str], limits: ArchiveLimits) -> 
         return _Paragraph(wordml.paragraph_text(paragraph._p), where, 0, block, "body", number[paragraph._p])
 
     paragraphs: list[_Paragraph] = []
+    styles: dict = {}
     tables = numbered = 0  # paragraphs are numbered as Word would count them, leaving out empty ones
     for block in document.iter_inner_content():
         if isinstance(block, Table):
@@ -482,7 +492,7 @@ def _docx_paragraphs(path: Path, warnings: list[str], limits: ArchiveLimits) -> 
                     paragraphs.extend(read(p, f"table {tables}, row {r}") for p in cell.paragraphs)
         else:
             numbered += 1
-            paragraphs.append(read(block, f"paragraph {numbered}", _is_block(block)))
+            paragraphs.append(read(block, f"paragraph {numbered}", _is_block(block, styles)))
             if not paragraphs[-1].text.strip():
                 numbered -= 1
     notes = {story: wordml.parse_part(part) for story, part in wordml.note_parts(document).items()}
