@@ -228,8 +228,8 @@ def _next_step(outputs: Sequence[Path], results: Sequence[QuoteResult]) -> str:
     if ".xlsx" in by_kind:
         return f"Next: open {by_kind['.xlsx']} to decide {them} (the Guide sheet says how)"
     if checked := [o for o in outputs if o.suffix.lower() in MANUSCRIPT_FORMATS]:
-        return (f"Next: open {checked[0]} to read the note at each of {them}; add -o results.xlsx for a "
-                "workbook to decide them in")
+        return (f"Next: open {checked[0]} to read its notes at {them}; add -o results.xlsx for a workbook to "
+                "decide them in")
     if ".jsonl" in by_kind:
         page = by_kind[".jsonl"].with_suffix(".html")
         return f"Next: quoteverify report {by_kind['.jsonl']} -o {page}, and open it to decide {them}"
@@ -436,6 +436,7 @@ def _write_manuscripts(outputs: Sequence[Path], manuscript: Manuscript | None, r
                                 limits=ArchiveLimits.of(result.config))
         if not quiet:
             console.say(written.summary())
+        _warn(console, [f"{output}: {warning}" for warning in written.warnings])
 
 
 def _run(request: VerifyRequest, ready: _Prepared, console: Console) -> Run:

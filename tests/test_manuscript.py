@@ -512,3 +512,15 @@ def test_a_run_on_a_draft_is_rerun_from_its_manifest(corpus_dir: Path, tmp_path:
     assert again.exit_code == 0, again.output
     assert "Results are identical to the recorded run." in again.stderr
     assert out.read_bytes() == written
+
+
+def test_todo_notes_without_todonotes_are_warned_of(corpus_dir: Path, tmp_path: Path) -> None:
+    path = tmp_path / "paper.tex"
+    path.write_text("\\documentclass{article}\n\\begin{document}\nShe said ``We lost 50 volunteers in the first "
+                    "month''~(Maria).\n\\end{document}\n", encoding="utf-8")
+    out = tmp_path / "paper.checked.tex"
+    outcome = invoke("verify", corpus_dir, path, "-o", out, "--notes", "todo", "--no-embed", "--no-cache")
+    assert outcome.exit_code == 0, outcome.output
+    assert (f"Warning: {out}: its preamble loads no todonotes package, which \\todo{{}} needs: add "
+            "\\usepackage{todonotes}\n") in outcome.stderr
+    assert "\\todo{quoteverify q1: review, high: " in out.read_text(encoding="utf-8")

@@ -210,6 +210,8 @@ def _kept_or_marked(result: QuoteResult, documents: dict[str, Document]) -> _Can
 
 def _source_passage(result: QuoteResult, documents: dict[str, Document]) -> _Candidate | None:
     text = _merged(result.quote, result.matched_text, result, _Merge("source", "source"))
+    if any(d.kind == "order" for d in result.differences):
+        return _Candidate((text,), _speaker(result), "the source passage, its words in the source's order")
     return _Candidate((text,), _speaker(result), "the source passage as it stands, with the words the quote "
                       "leaves out put back (your harmless edits kept)")
 
@@ -296,7 +298,9 @@ def _fix(result: QuoteResult, candidate: _Candidate, spot: Spot, checked: list[Q
     marks = spot.marks
     quote = f"{marks[1]} and {marks[0]}".join(candidate.quotes) if len(candidate.quotes) > 1 else candidate.quotes[0]
     speaker = candidate.speaker if candidate.speaker != result.claimed_speaker else ""
-    why = candidate.why + (f"; the tag names {speaker}, who says these words in the source" if speaker else "")
+    said = f"the tag names {speaker}, who says these words in the source"
+    why = said.replace("the tag", "the words as quoted; the tag", 1) if candidate.quotes == (result.quote,) \
+        else candidate.why + (f"; {said}" if speaker else "")
     how = ", ".join(sorted({r.match_type for r in checked}))
     changes: tuple[Edit, ...] = ()
     if edits:
@@ -307,27 +311,22 @@ def _fix(result: QuoteResult, candidate: _Candidate, spot: Spot, checked: list[Q
 
 
 def _edits(raw: str, new: str, span: Span) -> tuple[Edit, ...]:
-    """The changes that make the manuscript's ``raw`` quote text read ``new``: words replaced, taken out or put
-    in (with the space before them); differences of white space alone are left as they are."""
+    """The changes that make the manuscript's ``raw`` quote text read ``new``: for each run of words that
+    differs, the text from the word before to the word after it replaced (the white space both keep left as
+    it is), so that a word put in brings its space and a word taken out takes one."""
     a, b = _tokens(raw), _tokens(new)
-
-    def key(t: _Token) -> str:
-        return (" " if t.space else "") + t.text
-
-    def begin(tokens: list[_Token], k: int, text: str) -> int:
-        return tokens[k].start - len(tokens[k].space) if k < len(tokens) else len(text)
-
     changes = []
-    matcher = SequenceMatcher(None, [key(t) for t in a], [key(t) for t in b], autojunk=False)
+    matcher = SequenceMatcher(None, [t.text for t in a], [t.text for t in b], autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal":
             continue
-        lo, hi = begin(a, i1, raw), (a[i2 - 1].end if i2 > i1 else begin(a, i1, raw))
-        text = new[begin(b, j1, new):b[j2 - 1].end] if j2 > j1 else ""
-        if op == "replace" and a[i1].space and b[j1].space:  # the space before stays as it is
-            lo, text = a[i1].start, text.lstrip()
-        if i1 == 0 and lo == 0 and text[:1].isspace():
-            text = text.lstrip()
+        lo, hi = a[i1 - 1].end if i1 else 0, a[i2].start if i2 < len(a) else len(raw)
+        text = new[b[j1 - 1].end if j1 else 0:b[j2].start if j2 < len(b) else len(new)]
+        old = raw[lo:hi]
+        while old and text and old[0] == text[0] and old[0].isspace():
+            old, text, lo = old[1:], text[1:], lo + 1
+        while old and text and old[-1] == text[-1] and old[-1].isspace():
+            old, text, hi = old[:-1], text[:-1], hi - 1
         changes.append(Edit(span.at(span.start + lo, span.start + hi), text))
     return tuple(changes)
 

@@ -59,6 +59,7 @@ class Written:
     notes: int
     changes: int
     not_made: tuple[tuple[str, str], ...] = ()
+    warnings: tuple[str, ...] = ()
 
     def summary(self) -> str:
         kind = "comment" if self.path.suffix.lower() == ".docx" else "note"
@@ -215,6 +216,7 @@ def _markdown_note(lines: list[str]) -> str:
     return "<!-- " + " ".join(lines).replace("--", "- -") + " -->"
 
 
+_TODONOTES = re.compile(r"\\usepackage\s*(?:\[[^\]]*\])?\s*\{[^}]*\btodonotes\b")
 _TEX_SPECIAL = re.compile(r"([\\{}$&#^_%~])")
 _TEX_ESCAPES = {"\\": r"\textbackslash{}", "^": r"\^{}", "~": r"\~{}"}
 
@@ -282,7 +284,10 @@ def _write_text(path: Path, draft_path: Path, entries: list[Entry], options: Not
     if suffix == ".md" and options.style == "footnote":
         chunks.append((_footnotes(body, entries, options), True))
     write_bytes_atomic(path, _encoded(data, chunks))
-    return Written(path, len(inserts), 0)
+    warnings = ()
+    if suffix == ".tex" and options.style == "todo" and inserts and not _TODONOTES.search(body):
+        warnings = ("its preamble loads no todonotes package, which \\todo{} needs: add \\usepackage{todonotes}",)
+    return Written(path, len(inserts), 0, warnings=warnings)
 
 
 # ------------------------------------------------------------------ the checked manuscript
