@@ -284,7 +284,7 @@ def _write_text(path: Path, draft_path: Path, entries: list[Entry], options: Not
     if suffix == ".md" and options.style == "footnote":
         chunks.append((_footnotes(body, entries, options), True))
     write_bytes_atomic(path, _encoded(data, chunks))
-    warnings = ()
+    warnings: tuple[str, ...] = ()
     if suffix == ".tex" and options.style == "todo" and inserts and not _TODONOTES.search(body):
         warnings = ("its preamble loads no todonotes package, which \\todo{} needs: add \\usepackage{todonotes}",)
     return Written(path, len(inserts), 0, warnings=warnings)
