@@ -360,13 +360,17 @@ def _text_paragraphs(text: str, *, markdown: bool) -> list[_Paragraph]:
 
 _TEX_BEGIN = re.compile(r"\\begin\{document\}")
 _TEX_END = re.compile(r"\\end\{document\}")
-_TEX_VERBATIM = re.compile(r"\\begin\{(verbatim\*?|Verbatim|lstlisting|minted|comment|alltt)\}.*?\\end\{\1\}", re.S)
+# Environments whose text is no prose (read to their \end{...}, found with str.find: a regex scanning to it from
+# every \begin would take quadratic time on a file of unclosed ones).
+_TEX_VERBATIM = re.compile(r"\\begin\{(verbatim\*?|Verbatim|lstlisting|minted|comment|alltt)\}")
 _TEX_COMMENT = re.compile(r"(?<!\\)(?:\\\\)*(%[^\n]*)")
-_TEX_BLOCK = re.compile(r"(\\begin\{(quote|quotation|displayquote)\}(?:\[[^\]\n]*\])?)(.*?)(\\end\{\2\})", re.S)
-_TEX_INLINE = re.compile(r"``(.+?)''|\\enquote\*?\{((?:[^{}]|\{[^{}]*\})+)\}|" + _INLINE.pattern, re.S)
+_TEX_BLOCK = re.compile(r"\\begin\{(quote|quotation|displayquote)\}(?:\[[^\]\n]{0,200}\])?")
+_TEX_INLINE = re.compile(r"``((?:[^'`]|'(?!')|`(?!`))+)''|\\enquote\*?\{((?:[^{}]|\{[^{}]{0,200}\})+)\}|"
+                         + _INLINE.pattern)
 # Dashes and ties as they read, in as many characters: the participant tags after a quote are found in them.
 _TEX_READ = ((re.compile(r"---"), "—  "), (re.compile(r"--"), "– "), (re.compile(r"(?<!\\)~"), " "))
-_TEX_DROPPED = re.compile(r"\\(?:footnote|cite\w*|ref|label|todo|index)\*?(?:\[[^\]]*\])*\{(?:[^{}]|\{[^{}]*\})*\}")
+_TEX_DROPPED = re.compile(r"\\(?:footnote|cite\w*|ref|label|todo|index)\*?(?:\[[^\]]{0,200}\])*"
+                          r"\{(?:[^{}]|\{[^{}]{0,200}\})*\}")
 _TEX_SIGNS = ((re.compile(r"\\(?:ldots|dots|textellipsis)\b\s*(?:\{\})?"), "..."), (re.compile(r"---"), "—"),
               (re.compile(r"--"), "–"), (re.compile(r"``|''"), '"'), (re.compile(r"`"), "‘"),
               (re.compile(r"(?<!\\)~|\\[,;: ]"), " "), (re.compile(r"\\([%&$#_{}])"), r"\1"),
@@ -395,17 +399,28 @@ def _tex_text(text: str) -> tuple[str, list[tuple[int, int]]]:
     begin, end = _TEX_BEGIN.search(text), _TEX_END.search(text)
     _masked(chars, 0, begin.end() if begin else 0)
     _masked(chars, end.start() if end else len(text), len(text))
-    for m in _TEX_VERBATIM.finditer(text):
-        _masked(chars, *m.span())
+    for begin_at, end_at, _ in _environments(text, _TEX_VERBATIM):
+        _masked(chars, begin_at, end_at)
     for m in _TEX_COMMENT.finditer("".join(chars)):
         _masked(chars, *m.span(1))
-    read = "".join(chars)
     blocks = []
-    for m in _TEX_BLOCK.finditer(read):
-        _masked(chars, *m.span(1))
-        _masked(chars, *m.span(4))
-        blocks.append(m.span(3))
+    for begin_at, end_at, body in _environments("".join(chars), _TEX_BLOCK):
+        _masked(chars, begin_at, body[0])
+        _masked(chars, body[1], end_at)
+        blocks.append(body)
     return "".join(chars), blocks
+
+
+def _environments(text: str, begin: re.Pattern) -> Iterator[tuple[int, int, tuple[int, int]]]:
+    """Each environment ``begin`` opens, to its \\end (or the end of the text): where it starts and ends, and
+    its body's span."""
+    at = 0
+    while m := begin.search(text, at):
+        closing = f"\\end{{{m[1]}}}"
+        end = text.find(closing, m.end())
+        stop = len(text) if end < 0 else end + len(closing)
+        yield m.start(), stop, (m.end(), len(text) if end < 0 else end)
+        at = stop
 
 
 def _tex_paragraphs(text: str) -> list[_Paragraph]:

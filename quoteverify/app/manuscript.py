@@ -37,6 +37,7 @@ from ..pipeline.stages import run as run_check
 from ..plumbing.archive import ArchiveLimits
 from ..sources.documents import sha256_bytes
 from ..sources.quotes import LoadedQuotes, quotes_from_records
+from ..sources.tokenize import TOKEN
 from .extract import QUOTE_TABLE_COLUMNS, Extraction, extract_quotes
 
 
@@ -72,8 +73,8 @@ def read_manuscript(path: str | Path, *, min_words: int, limits: ArchiveLimits |
 
 # ------------------------------------------------------------------ tokens
 
-# Words (with an apostrophe inside), an ellipsis, a [bracket] and single signs; each with the space before it.
-_TOKEN = re.compile(r"(\s*)(\.\.\.|…|\[[^\]\n]*\]|\w+(?:['’]\w+)*|[^\w\s])")
+_APOSTROPHE = str.maketrans("’", "'")  # read as a straight one inside a word, in as many characters
+_WHOLE = re.compile(r"\[[^\[\]\n]{0,200}\]|\.\.\.")  # read as one token each
 _MARKS = str.maketrans({"“": '"', "”": '"', "„": '"', "«": '"', "»": '"', "‘": "'", "’": "'", "…": "..."})
 _ELLIPSIS = "..."
 # What a quote may differ by and still be the author's harmless edit, kept in a corrected quotation; a typo
@@ -98,7 +99,19 @@ class _Token:
 
 
 def _tokens(text: str) -> list[_Token]:
-    return [_Token(m[2], m.start(2), m.end(2), m[1]) for m in _TOKEN.finditer(text)]
+    """Words (with an apostrophe inside), an ellipsis, a [bracket] and single signs; each with the space before
+    it."""
+    whole = {m.start(): m.end() for m in _WHOLE.finditer(text)}
+    spans: list[tuple[int, int]] = []
+    for m in TOKEN.finditer(text.translate(_APOSTROPHE)):
+        if spans and m.start() < spans[-1][1]:
+            continue  # inside a bracket or an ellipsis already taken whole
+        spans.append((m.start(), whole.get(m.start(), m.end())))
+    tokens, at = [], 0
+    for start, end in spans:
+        tokens.append(_Token(text[start:end], start, end, text[at:start]))
+        at = end
+    return tokens
 
 
 def _key(text: str) -> str:
@@ -162,7 +175,7 @@ def _merged(quote: str, source: str, result: QuoteResult, how: _Merge) -> str:
 
 
 _SENTENCE_END = re.compile(r"[.!?…][\"'”’)]*(?=\s|$)")
-_TURN_BREAK = re.compile(r"\n\s*\n|:\s+(?=\S|$)")
+_TURN_BREAK = re.compile(r"\n[ \t\r]*\n|:[ \t\r\n]+(?=\S|$)")
 _SENTENCE_REACH = 400  # characters a sentence is looked for either side of a passage
 
 

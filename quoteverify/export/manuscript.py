@@ -216,7 +216,7 @@ def _markdown_note(lines: list[str]) -> str:
     return "<!-- " + " ".join(lines).replace("--", "- -") + " -->"
 
 
-_TODONOTES = re.compile(r"\\usepackage\s*(?:\[[^\]]*\])?\s*\{[^}]*\btodonotes\b")
+_TODONOTES = re.compile(r"\\usepackage\s{0,20}(?:\[[^\]]{0,200}\])?\s{0,20}\{[^}]{0,200}\btodonotes\b")
 _TEX_SPECIAL = re.compile(r"([\\{}$&#^_%~])")
 _TEX_ESCAPES = {"\\": r"\textbackslash{}", "^": r"\^{}", "~": r"\~{}"}
 
