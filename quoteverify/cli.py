@@ -9,6 +9,7 @@ import click
 from . import commands
 from .app.store import RECHECK_BELOW
 from .commands import FAIL_ON, Outcome
+from .model.manuscript import NOTE_STYLES, VERIFIED_NOTES
 from .model.version import __version__
 from .terminal import Group, command_line, console
 
@@ -30,7 +31,8 @@ def main(debug: bool) -> None:
 @click.argument("paths", metavar="DOCS... QUOTES", nargs=-1, required=True, type=PATH)
 @click.option("-o", "--output", "outputs", multiple=True, type=PATH,
               help="Write results here; the format follows the extension (.jsonl, .csv, .xlsx, or .html for "
-                   "the review page). Repeat for several files. Without -o, JSONL goes to stdout.")
+                   "the review page; the draft's .docx, .md or .tex for the checked manuscript). Repeat for several "
+                   "files. Without -o, JSONL goes to stdout.")
 @click.option("--quote-col", metavar="NAME", help="The quote table's column holding the quotes "
               "(default: quote, text, quotation, quote_text or content).")
 @click.option("--id-col", metavar="NAME", help="Its column of quote ids (default: quote_id, id or qid).")
@@ -72,15 +74,25 @@ def main(debug: bool) -> None:
               "(created on first use) or a database URL such as postgresql://user@host/db.")
 @click.option("--record", is_flag=True, help="Record the run in the default audit store "
               "($XDG_DATA_HOME/quoteverify/runs.sqlite or ~/.local/share/quoteverify/runs.sqlite).")
+@click.option("--notes", type=click.Choice(NOTE_STYLES), help="A checked .md or .tex manuscript's notes: comment "
+              "(an HTML comment; a % line), footnote (Markdown) or todo (LaTeX \\todo{}). Default: comment.")
+@click.option("--verified-notes", type=click.Choice(VERIFIED_NOTES), help="What a verified quote gets in a checked "
+              "manuscript: a short note or none. Default: short.")
+@click.option("--no-fixes", is_flag=True, help="Propose no corrected quotations (as tracked changes) in a checked "
+              "manuscript.")
 def verify(**options: Any) -> Outcome:
     """Verify the quotes in QUOTES against the documents DOCS (files or folders).
 
     A REFI-QDA project (.qdpx) can be DOCS (its sources), QUOTES (its coded segments) or
     both: given alone, its coded segments are checked against its own sources.
 
+    QUOTES may be the paper's draft (.docx, .md, .tex): -o paper.checked.docx writes it back with a
+    comment at every quote and the fixes as tracked changes.
+
     \b
     quoteverify verify DOCS... QUOTES -o results.xlsx -o results.jsonl
     quoteverify verify project.qdpx -o coded.xlsx
+    quoteverify verify transcripts/ paper.docx -o paper.checked.docx -o results.xlsx
     """
     request = commands.VerifyRequest(**options, command=command_line())
     return commands.verify(request, console(quiet=request.quiet))

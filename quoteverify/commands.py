@@ -18,6 +18,7 @@ from pathlib import Path
 from .app import repeat
 from .app.decision_files import Review
 from .app.extract import QUOTE_TABLE_FORMATS, extract_quotes, quotes_csv_bytes, write_quotes
+from .app.manuscript import Manuscript, propose_fixes, read_manuscript
 from .app.review import (
     REVIEW_FORMATS,
     Held,
@@ -34,11 +35,13 @@ from .export import write_results
 from .export.appendix import APPENDIX_FORMATS, read_results, render_appendix, write_appendix
 from .export.escalation import ESCALATION_FORMATS, write_escalation
 from .export.findings import CARDS_FORMATS, FINDINGS_FORMATS, REPORT_FORMATS, write_cards, write_findings, write_report
+from .export.manuscript import Entry, check_checked_output, checked_already, write_checked
 from .export.page import PAGE_FORMATS, load_results, write_page
 from .export.tables import FORMATS
 from .model.config import Config, load_config
 from .model.errors import InputError
 from .model.lexicon import AUTO
+from .model.manuscript import MANUSCRIPT_FORMATS, NoteOptions
 from .model.rows import jsonl_bytes
 from .model.text import plural
 from .model.types import Progress, QuoteResult, Run, count_by_severity, count_by_status
@@ -118,6 +121,9 @@ class VerifyRequest:
     quiet: bool = False
     language: str | None = None
     cluster: str | None = None
+    notes: str | None = None           # a checked manuscript's notes (manuscript.notes)
+    verified_notes: str | None = None  # ... at a verified quote (manuscript.verified_notes)
+    no_fixes: bool = False             # ... without its fixes as tracked changes
     command: str = ""  # the command line, for the manifest
 
     @property
@@ -146,10 +152,12 @@ def _usable_cache(folder: Path, console: Console) -> Path | None:
 
 
 def _write_outputs(result: Run, outputs: Sequence[Path], console: Console) -> None:
-    """Write each output in the format its extension names; JSONL to stdout when there is none."""
+    """Write each output in the format its extension names; JSONL to stdout when there is none (a checked
+    manuscript is written by _write_manuscripts)."""
     findings = summarize_findings(result.results)
     for output in outputs:
-        write_results(output, result.results, run=result, findings=findings)
+        if output.suffix.lower() not in MANUSCRIPT_FORMATS:
+            write_results(output, result.results, run=result, findings=findings)
     if not outputs:
         console.write(jsonl_bytes(result.results))
 
@@ -182,7 +190,8 @@ def _summary(result: Run, started: float, console: Console) -> None:
 
 
 # What each kind of output is, in the line that names what a run wrote.
-OUTPUT_KINDS = {".xlsx": "triage workbook", ".html": "review page", ".jsonl": "results", ".csv": "results"}
+OUTPUT_KINDS = {".xlsx": "triage workbook", ".html": "review page", ".jsonl": "results", ".csv": "results",
+                **dict.fromkeys(MANUSCRIPT_FORMATS, "checked manuscript")}
 
 
 def _wrote(request: VerifyRequest, results: Sequence[QuoteResult], console: Console) -> None:
@@ -218,6 +227,9 @@ def _next_step(outputs: Sequence[Path], results: Sequence[QuoteResult]) -> str:
         return f"Next: open {by_kind['.html']} in a browser to decide {them}{also}"
     if ".xlsx" in by_kind:
         return f"Next: open {by_kind['.xlsx']} to decide {them} (the Guide sheet says how)"
+    if checked := [o for o in outputs if o.suffix.lower() in MANUSCRIPT_FORMATS]:
+        return (f"Next: open {checked[0]} to read its notes at {them}; add -o results.xlsx for a workbook to "
+                "decide them in")
     if ".jsonl" in by_kind:
         page = by_kind[".jsonl"].with_suffix(".html")
         return f"Next: quoteverify report {by_kind['.jsonl']} -o {page}, and open it to decide {them}"
@@ -253,6 +265,10 @@ def _verify_config(request: VerifyRequest) -> Config:
         overrides["columns"] = {k: v for k, v in named.items() if v}
     if request.language is not None:
         overrides["language"] = {"code": _language_code(request.language)}
+    manuscript = {"notes": request.notes, "verified_notes": request.verified_notes,
+                  "fixes": False if request.no_fixes else None}
+    if any(v is not None for v in manuscript.values()):
+        overrides["manuscript"] = {k: v for k, v in manuscript.items() if v is not None}
     config = load_config(request.config_path, overrides or None)
     if request.quiet:
         # Read by huggingface_hub when transformers is first imported: no "Loading weights" bar either.
@@ -260,10 +276,11 @@ def _verify_config(request: VerifyRequest) -> Config:
     return config
 
 
-def _load_quotes(request: VerifyRequest, path: Path, config: Config, console: Console) -> tuple[LoadedQuotes, bool]:
-    """The quote table, and whether its columns were described yet."""
-    quotes = load_quotes(path, sheet=request.sheet, columns=vars(config.columns),
-                              limits=ArchiveLimits.of(config))
+def _load_quotes(request: VerifyRequest, path: Path, config: Config, console: Console,
+                 manuscript: Manuscript | None = None) -> tuple[LoadedQuotes, bool]:
+    """The quote table (a manuscript's quotes), and whether its columns were described yet."""
+    quotes = manuscript.quotes if manuscript is not None else load_quotes(
+        path, sheet=request.sheet, columns=vars(config.columns), limits=ArchiveLimits.of(config))
     # Said at once when a column was named, or when some are read as nothing (a "Participant" column
     # that is not the speaker's would otherwise pass silently); else with the summary.
     columns_said = any(request.named_columns.values()) or bool(quotes.unread_columns)
@@ -343,12 +360,14 @@ class _Prepared:
     store: Store | None
     run: Callable[..., Run]  # the pipeline, here or on a cluster
     checked_at: datetime
+    manuscript: Manuscript | None = None  # QUOTES, when it is the author's draft
 
 
 def _check_verify_outputs(request: VerifyRequest, paths: tuple[Path, ...]) -> None:
     """Refuse, before the run, an output of verify that would replace what it reads or land among its documents."""
     guard = Guard().read_all(paths[:-1], "a document")
-    guard.read(paths[-1], "the quote table").read(request.config_path, "the config")
+    draft = paths[-1] if paths[-1].suffix.lower() in MANUSCRIPT_FORMATS else None
+    guard.read(paths[-1], "the manuscript" if draft else "the quote table").read(request.config_path, "the config")
     if request.previous is not None and all(o.resolve() != request.previous.resolve() for o in request.outputs):
         guard.read(request.previous, "the previous review")  # as an output too, it is read first and kept
     if request.store_target is not None or request.record:
@@ -356,7 +375,9 @@ def _check_verify_outputs(request: VerifyRequest, paths: tuple[Path, ...]) -> No
         guard.check(store, option="--store" if request.store_target is not None else "--record", writable=False)
         guard.read(store, "the audit store")
     for output in request.outputs:
-        guard.check(output, option="-o", suffixes=FORMATS)
+        if output.suffix.lower() in MANUSCRIPT_FORMATS:
+            check_checked_output(output, draft)
+        guard.check(output, option="-o", suffixes=(*FORMATS, *([draft.suffix.lower()] if draft else [])))
     guard.check(request.manifest_path, option="--manifest")
     guard.check(request.findings_path, option="--findings", suffixes=FINDINGS_FORMATS)
     guard.check(request.report_path, option="--report", suffixes=REPORT_FORMATS)
@@ -372,13 +393,50 @@ def _prepare(request: VerifyRequest, paths: tuple[Path, ...], checked_at: dateti
     run: Callable[..., Run] = (stages.run if request.cluster is None
                                else partial(run_on_cluster, cluster=parse_cluster(request.cluster)))
     config = _verify_config(request)
-    quotes, columns_said = _load_quotes(request, paths[-1], config, console)
+    manuscript = _manuscript(request, paths[-1], config)
+    quotes, columns_said = _load_quotes(request, paths[-1], config, console, manuscript)
     # Read before the (long) run so that a bad workbook or store fails at once.
     held = _held(request, checked_at, config)
     review, previous = _previous(request, held, config)
     store = (open_store(request.store_target, busy_seconds=config.store.busy_seconds)
              if request.store_target is not None or request.record else None)
-    return _Prepared(paths, config, quotes, columns_said, review, previous, held, store, run, checked_at)
+    return _Prepared(paths, config, quotes, columns_said, review, previous, held, store, run, checked_at, manuscript)
+
+
+def _manuscript(request: VerifyRequest, path: Path, config: Config) -> Manuscript | None:
+    """QUOTES read as the author's draft (.docx, .md, .tex); None for a quote table. A checked manuscript asked
+    for needs the draft itself, not one checked before."""
+    if path.suffix.lower() not in MANUSCRIPT_FORMATS:
+        return None
+    limits = ArchiveLimits.of(config)
+    fits = {"footnote": ".md", "todo": ".tex"}.get(request.notes or "")
+    if fits and path.suffix.lower() != fits:
+        raise InputError(f"--notes {request.notes} is for a {fits} draft, not {path}; leave it out (comments)")
+    manuscript = read_manuscript(path, min_words=config.extract.min_words, limits=limits)
+    if any(o.suffix.lower() in MANUSCRIPT_FORMATS for o in request.outputs):
+        checked_already(path, author=config.manuscript.author, limits=limits)
+    return manuscript
+
+
+def _write_manuscripts(outputs: Sequence[Path], manuscript: Manuscript | None, result: Run, when: datetime, *,
+                       cache_dir: Path | None, quiet: bool, console: Console) -> None:
+    """Each checked manuscript among ``outputs``: a note at every quote, and its fixes (checked again first)."""
+    outputs = [o for o in outputs if o.suffix.lower() in MANUSCRIPT_FORMATS]
+    if not outputs or manuscript is None:
+        return
+    settings = result.config.manuscript
+    spots = manuscript.spots
+    fixes = propose_fixes(result, spots, edits=manuscript.path.suffix.lower() == ".docx",
+                          cache_dir=cache_dir) if settings.fixes else {}
+    entries = [Entry(r, spots[r.quote_id], fixes.get(r.quote_id)) for r in result.results if r.quote_id in spots]
+    options = NoteOptions(settings.notes, settings.verified_notes, settings.fixes,  # type: ignore[arg-type]
+                          settings.author, when)
+    for output in outputs:
+        written = write_checked(output, manuscript.path, entries, options=options,
+                                limits=ArchiveLimits.of(result.config))
+        if not quiet:
+            console.say(written.summary())
+        _warn(console, [f"{output}: {warning}" for warning in written.warnings])
 
 
 def _run(request: VerifyRequest, ready: _Prepared, console: Console) -> Run:
@@ -395,6 +453,9 @@ def _run(request: VerifyRequest, ready: _Prepared, console: Console) -> Run:
 def _write(request: VerifyRequest, ready: _Prepared, result: Run, console: Console) -> None:
     """Every output asked for, and the run recorded in the store."""
     _write_outputs(result, request.outputs, console)
+    cache_dir = None if request.no_cache else request.cache_dir or default_cache_dir()
+    _write_manuscripts(request.outputs, ready.manuscript, result, ready.checked_at, quiet=request.quiet,
+                       cache_dir=cache_dir, console=console)
     if request.manifest_path is not None:
         repeat.write_manifest(request.manifest_path, result, quotes_path=ready.paths[-1],
                                    sheet=request.sheet, outputs=request.outputs, command=request.command)
@@ -455,11 +516,22 @@ def _rerun_inputs(request: RerunRequest, manifest: Manifest, console: Console) -
     outputs = request.outputs or repeat.recorded_outputs(manifest, base=base, source=request.manifest_path)
     guard = Guard().read(request.manifest_path, "the manifest")
     guard.read_all(repeat.document_paths(manifest, base), "a document")
-    guard.read(base / manifest.quotes.path if manifest.quotes else None, "the quote table")
+    draft = _recorded_draft(manifest, base)
+    guard.read(base / manifest.quotes.path if manifest.quotes else None,
+               "the manuscript" if draft else "the quote table")
     for output in outputs:
-        guard.check(output, option="-o" if request.outputs else "the recorded output", suffixes=FORMATS)
+        if output.suffix.lower() in MANUSCRIPT_FORMATS:
+            check_checked_output(output, draft)
+        guard.check(output, option="-o" if request.outputs else "the recorded output",
+                    suffixes=(*FORMATS, *([draft.suffix.lower()] if draft else [])))
     guard.check(request.new_manifest, option="--manifest")
     return outputs
+
+
+def _recorded_draft(manifest: Manifest, base: Path) -> Path | None:
+    """The draft a manifest records as its quotes (a checked manuscript's), or None for a quote table."""
+    quotes = base / manifest.quotes.path if manifest.quotes else None
+    return quotes if quotes is not None and quotes.suffix.lower() in MANUSCRIPT_FORMATS else None
 
 
 def rerun(request: RerunRequest, console: Console) -> Outcome:
@@ -481,6 +553,10 @@ def rerun(request: RerunRequest, console: Console) -> Outcome:
             for h in held:
                 written.keep(h.path, h.backup)
             _write_outputs(result, outputs, console)
+            draft = _recorded_draft(manifest, base)
+            _write_manuscripts(outputs, read_manuscript(draft, min_words=result.config.extract.min_words)
+                               if draft else None, result, datetime.now(timezone.utc), cache_dir=None, quiet=False,
+                               console=console)
             if request.new_manifest is not None:
                 table = manifest.quotes
                 repeat.write_manifest(request.new_manifest, result,

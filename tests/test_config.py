@@ -21,6 +21,7 @@ def test_defaults_load() -> None:
     assert config.verdict.edited_is_verified is True
     assert config.embed.model == "all-MiniLM-L6-v2"
     assert set(config.as_dict()) == {"window", "index", "align", "verdict", "confidence", "embed", "output", "extract",
+                                     "manuscript",
                                      "language", "columns", "limits", "store", "cluster"}
 
 
@@ -75,7 +76,7 @@ def test_as_config_accepts_every_form(tmp_path: Path) -> None:
     ({"window": {"sise": 32}}, "config: unknown key 'window.sise'; known keys here: overlap, size"),
     ({"windows": {"size": 32}},
      "config: unknown key 'windows'; known keys here: align, cluster, columns, confidence, embed, extract, index, "
-     "language, limits, output, store, verdict, window"),
+     "language, limits, manuscript, output, store, verdict, window"),
     ({"window": 32}, "config: 'window' must be a section (a mapping), got 32"),
     ({"window": {"size": "big"}}, "config: 'window.size' must be a whole number, got 'big'"),
     ({"window": {"size": True}}, "config: 'window.size' must be a whole number, got True"),

@@ -166,7 +166,7 @@ def test_min_words(tmp_path: Path) -> None:
 def test_bad_manuscripts(tmp_path: Path) -> None:
     with pytest.raises(InputError) as error:
         extract_quotes(tmp_path / "paper.pdf", min_words=5)
-    assert str(error.value) == (f"{tmp_path / 'paper.pdf'}: unsupported manuscript type '.pdf'; use .docx, .md, "
+    assert str(error.value) == (f"{tmp_path / 'paper.pdf'}: unsupported manuscript type '.pdf'; use .docx, .md, .tex, "
                                 ".txt (save the draft from Word as .docx)")
     with pytest.raises(InputError) as error:
         extract_quotes(tmp_path / "paper.md", min_words=5)

@@ -17,6 +17,7 @@ from ..model.config import ConfigGiven, load_config
 from ..model.decoders import shown
 from ..model.errors import ConfigError, InputError
 from ..model.lexicon import languages
+from ..model.manuscript import MANUSCRIPT_FORMATS
 from ..model.rows import to_frame
 from ..model.types import LAYOUTS, Escalation, Progress, Recheck, Run
 from ..model.version import __version__
@@ -39,6 +40,7 @@ from ..plumbing.transaction import write_bytes_atomic
 from ..sources.documents import DocumentsGiven
 from ..sources.qdpx import read_qdpx
 from ..sources.quotes import load_quotes
+from .manuscript import read_manuscript
 from .store import RECHECK_BELOW, CorpusFile, Store, StoreError
 
 if TYPE_CHECKING:
@@ -175,8 +177,10 @@ def rerun(manifest: Manifest, *, base: str | Path, embedder: Embedder | None = N
     except ConfigError as exc:
         raise ConfigError(f"the manifest's config does not fit quoteverify as installed ({exc}); "
                           f"install quoteverify {manifest.tool_version}, which wrote it") from None
-    quotes = load_quotes(base / manifest.quotes.path, sheet=manifest.quotes.sheet or None,
-                         columns=vars(config.columns))
+    path = base / manifest.quotes.path
+    quotes = (read_manuscript(path, min_words=config.extract.min_words).quotes
+              if path.suffix.lower() in MANUSCRIPT_FORMATS else
+              load_quotes(path, sheet=manifest.quotes.sheet or None, columns=vars(config.columns)))
     return run(document_paths(manifest, base), quotes, config, embedder=embedder, progress=progress)
 
 

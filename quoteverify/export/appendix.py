@@ -318,10 +318,10 @@ def _location(result: QuoteResult) -> str:
     several = f"1 of {result.occurrences} places" if result.occurrences > 1 else ""
     if result.cite:  # a line-numbered transcript, cited by page and line as its readers cite it
         return ", ".join(filter(None, (f"{result.cite} (page:line)", result.timestamp, several)))
-    return ", ".join(filter(None, (_page(result), line, result.timestamp, several))) or "—"
+    return ", ".join(filter(None, (cited_page(result), line, result.timestamp, several))) or "—"
 
 
-def _page(result: QuoteResult) -> str:
+def cited_page(result: QuoteResult) -> str:
     """ "p. 45", "pp. 45–46" as a reader cites a printed page; a page counted in the file says so."""
     if not result.page:
         return ""

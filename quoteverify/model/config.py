@@ -170,6 +170,14 @@ class ExtractConfig:
 
 
 @dataclass(frozen=True)
+class ManuscriptConfig:
+    notes: str = field(metadata=one_of("comment", "footnote", "todo"))
+    verified_notes: str = field(metadata=one_of("short", "none"))
+    fixes: bool
+    author: str
+
+
+@dataclass(frozen=True)
 class LimitsConfig:
     max_unzipped_bytes: int = field(metadata=between(1, 1 << 40))
     max_ratio: float = field(metadata=between(1.0, 1e9))
@@ -202,6 +210,7 @@ class Config:
     cluster: ClusterConfig
     output: OutputConfig
     extract: ExtractConfig
+    manuscript: ManuscriptConfig
     limits: LimitsConfig
     store: StoreConfig
 

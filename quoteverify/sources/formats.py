@@ -126,6 +126,8 @@ def open_docx(path: Path, data: bytes, limits: ArchiveLimits | None = None):
     # python-docx (and lxml under it) is needed only for .docx files.
     import docx
 
+    if data.startswith(_OLE):
+        raise InputError(_ole_docx(path, data))
     check_archive(path, data, limits or ArchiveLimits.of())
     try:
         document = docx.Document(io.BytesIO(data))
@@ -133,6 +135,18 @@ def open_docx(path: Path, data: bytes, limits: ArchiveLimits | None = None):
         return document
     except Exception as exc:  # python-docx raises many types for damaged files
         raise _unreadable_docx(path, exc) from None
+
+
+_OLE = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # a compound file: Word's .doc, or a .docx encrypted with a password
+_ENCRYPTION_INFO = "EncryptionInfo".encode("utf-16-le")  # the stream an encrypted .docx's compound file holds
+
+
+def _ole_docx(path: Path, data: bytes) -> str:
+    """Why a .docx that is a compound file cannot be read."""
+    if _ENCRYPTION_INFO in data:
+        return (f"{path}: is protected with a password (Word encrypts such a .docx); save a copy without the "
+                "password (File > Info > Protect Document > Encrypt with Password, cleared) and give that")
+    return f"{path}: is a Word 97-2003 document (.doc) named .docx; save it from Word as .docx"
 
 
 def _unreadable_docx(path: Path, exc: Exception) -> InputError:
