@@ -40,6 +40,7 @@ from ..model.types import (
     document_label,
     fingerprint,
     triage_order,
+    unchecked_claim,
     weight,
 )
 from ..plumbing.guard import marked
@@ -100,6 +101,7 @@ def _card(result: QuoteResult) -> dict[str, Any]:
         "suggestion": result.suggestion, "cosine": result.cosine, "match_ratio": result.match_ratio,
         "bm25": result.bm25_score, "fp": fingerprint(result),
         "decision": result.decision, "note": result.reviewer_note,
+        "unchecked": unchecked_claim(result),  # pale green: the claimed document or speaker was not checked
     }
     # Empty fields are left out: the script reads a missing one as empty, and the file stays smaller.
     return {k: v for k, v in card.items() if v not in ("", None, [])}

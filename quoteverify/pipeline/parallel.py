@@ -103,8 +103,14 @@ class _Workers:
             theirs.close()  # before the next fork: a worker that dies is then an end of file here at once
             self._pipes.append(ours)
             self._processes.append(process)
-        self._feeder = threading.Thread(target=self._feed, name="quoteverify-feeder", daemon=True)
+        self._feeder = threading.Thread(target=self._fed, name="quoteverify-feeder", daemon=True)
         self._feeder.start()
+
+    def _fed(self) -> None:
+        try:
+            self._feed()
+        except Exception as exc:  # a fault of the feeder itself: raised where the results are read, not waited for
+            self._back.put((-1, False, (exc, None)))
 
     def _feed(self) -> None:
         waiting = iter(range(len(self._chunks)))

@@ -18,7 +18,7 @@ from ..model.lexicon import lexicon_for, load_word_list
 from ..model.types import Alignment, Comparison, Document, Progress, Quote, QuoteResult, Run
 from ..plumbing.archive import ArchiveLimits
 from ..plumbing.cache import Cache
-from ..plumbing.resultcache import ResultCache, run_key
+from ..plumbing.resultcache import ResultCache, corpus_key, run_key
 from ..search.align import Aligner
 from ..search.index import Bm25Index, Bm25Settings, import_backend
 from ..search.window import make_windows
@@ -34,7 +34,7 @@ from ..sources.corpus import (
 from ..sources.documents import DocumentsGiven, LoadedDocuments, read_documents
 from ..sources.language import cosine_applies, detect_quote_languages, with_languages
 from ..sources.numbers import number_words
-from ..sources.quotes import check_claims, read_quotes
+from ..sources.quotes import check_claims, read_quotes, speaker_claims
 from ..sources.turns import Turns, label_warnings
 from .parallel import Beside, ordered_chunks, ordered_map
 from .results import build_result, judged_language, language_found
@@ -52,6 +52,8 @@ class Inputs:
     quotes: list[Quote]
     warnings: list[str]
     quotes_sha256: str  # of the quote table file; empty for quotes given in Python
+    speaker_column: str | None = None  # the quote table's column read as the claimed speakers, if any
+    table: str = ""  # the quote table's file, as given
 
 
 def read_inputs(documents: DocumentsGiven, quotes: QuotesGiven, config: Config) -> Inputs:
@@ -59,8 +61,10 @@ def read_inputs(documents: DocumentsGiven, quotes: QuotesGiven, config: Config) 
     limits = ArchiveLimits.of(config)
     loaded = read_documents(documents, limits)
     table = read_quotes(quotes, vars(config.columns), limits)
-    quote_list = check_claims(list(table.quotes), (d.doc_id for d in loaded.documents))
-    return Inputs(loaded, quote_list, [*loaded.warnings, *table.warnings], table.sha256)
+    claims = check_claims(list(table.quotes), (d.doc_id for d in loaded.documents),
+                          column=dict(table.used).get("document"), source=table.path)
+    return Inputs(loaded, claims.quotes, [*loaded.warnings, *table.warnings, *claims.warnings], table.sha256,
+                  dict(table.used).get("speaker"), table.path)
 
 
 def embedder_for(config: Config, embedder: Embedder | None, cache: Cache) -> CachedEmbedder | None:
@@ -85,6 +89,9 @@ class Prepared:
     index_seconds: float = 0.0
 
 
+# Quotes left to check in a re-run (once the kept results are read) from which the model begins to load beside
+# them: fewer are checked first, and load it only if one needs a cosine (most edits need none).
+WARM_QUOTES = 50
 EXACT_PARALLEL = 5_000  # fewer quotes than this are looked up word for word in this process: workers cost more
 PARALLEL_CHARS = 2_000_000  # documents shorter than this in all are prepared in this process: workers cost more
 
@@ -178,10 +185,13 @@ class QuoteLanguages:
 
 @dataclass(frozen=True)
 class Watch:
-    """Who hears how a check goes: ``progress`` (quotes done, of how many), ``lap`` (a stage has ended)."""
+    """Who hears how a check goes: ``progress`` (quotes done, of how many), ``lap`` (a stage has ended), ``warm``
+    (begin loading the model: once the kept results are read, when WARM_QUOTES quotes at least are left to
+    check; a re-run checking fewer loads it only if one of them needs a cosine, when it is asked)."""
 
     progress: Progress | None = None
     lap: Callable[[str], None] | None = None
+    warm: Callable[[], None] | None = None
 
 
 def same_checks(indexes: Iterable[int], check_of: Callable[[int], Hashable]) -> list[tuple[int, ...]]:
@@ -352,6 +362,8 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
                               language=check.languages[k]) for k in range(len(quote_list))} if cached else {}
         reused = cached.load(keys) if cached else {}
         rest = [k for k in rest if k not in reused]
+        if watch.warm is not None and len(rest) >= WARM_QUOTES:
+            watch.warm()
         check.tell_languages(rest)
         if progress:
             progress(len(checked) + len(reused), len(quote_list))
@@ -412,7 +424,8 @@ def run(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = No
     cache = Cache(cache_dir)
     embed = embedder_for(config, embedder, cache)
     kept = ResultCache(cache_dir, warnings=warnings, run=run_key(inputs.quotes, inputs.documents.documents, config,
-                                                                 embed) if cache_dir is not None else "")
+                                                                 embed) if cache_dir is not None else "",
+                       corpus=corpus_key(inputs.documents.documents, config, embed) if cache_dir is not None else "")
     lap("load")
     documents_with_languages, quote_list, own_languages = with_languages(inputs.documents.documents, inputs.quotes,
                                                                           config.language, cache=cache)
@@ -424,11 +437,17 @@ def run(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = No
                    [*warnings, *cache.warnings, *replayed.warnings], replayed.windows, inputs.quotes_sha256,
                    tuple(quote_list))
     languages = {d.language for d in loaded.documents} | set(own_languages)  # the documents' and the quotes' own
+    warm = None
     if embed is not None and _model_may_judge(languages, config):
-        embed.warm()  # beside normalizing, indexing and aligning
+        if kept.checked_before():  # a re-run: the model, if its quotes need it, once their kept results are read
+            warm = embed.warm
+        else:
+            embed.warm()  # beside normalizing, indexing and aligning
     prepared = prepare(loaded.documents, config, cache=cache, lap=lap, beside=lambda: load_ahead(languages, config))
+    speakers = speaker_claims(quote_list, lambda: [s.turns for s in prepared.corpus.sources],
+                              column=inputs.speaker_column, source=inputs.table)
     results = check_quotes(prepared, quote_list, config, embed, languages=QuoteLanguages(own_languages),
-                           cached=kept, watch=Watch(progress, lap))
+                           cached=kept, watch=Watch(progress, lap, warm))
     timings["index"] = prepared.index_seconds
     timings["align"] -= timings["index"]
     corpus = prepared.corpus
@@ -437,9 +456,10 @@ def run(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = No
         return corpus.sources[corpus.by_id[document.doc_id]].turns
 
     labels = label_warnings(loaded.documents, results, lambda d: turns(d).starts(), lambda d: turns(d).unread(d.text))
-    kept.keep_run(windows=prepared.windows, warnings=labels)
+    kept.keep_run(windows=prepared.windows, warnings=[*speakers, *labels])
     return Run(results, loaded.documents, config, embed.name if embed else None, timings,
-               [*warnings, *cache.warnings, *labels], prepared.windows, inputs.quotes_sha256, tuple(quote_list))
+               [*warnings, *cache.warnings, *speakers, *labels], prepared.windows, inputs.quotes_sha256,
+               tuple(quote_list))
 
 
 def _model_may_judge(languages: Iterable[str], config: Config) -> bool:

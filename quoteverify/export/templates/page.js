@@ -79,7 +79,7 @@
     node.dataset.quoteId = q.id;
 
     var meta = el("div", "meta");
-    meta.appendChild(el("span", "badge st-" + q.status, q.status));
+    meta.appendChild(el("span", "badge st-" + q.status + (q.unchecked ? " unchecked" : ""), q.status));
     if (q.severity) {
       var severity = el("span", "badge sev-" + q.severity, q.severity);
       severity.title = "severity: " + q.severity;
