@@ -152,8 +152,10 @@ def locate():
 # for the 90 minutes CI allows: after TEST_SECONDS (from its setup to its teardown) the test's child processes
 # are killed, every thread's stack is printed, and the test fails; if it still has not ended STOP_SECONDS
 # later, the stacks are printed again and the whole run stops (exit code 1) instead of waiting for ever.
-# The slowest test (a 100 MB document) takes some 70 s on a loaded 2-core machine.
+# The slowest tests take some 60 s on a loaded 2-core machine (185 s under a load of 9); a test marked slow
+# (a 100 MB document) has SLOW_SECONDS.
 TEST_SECONDS = 300
+SLOW_SECONDS = 900
 STOP_SECONDS = 60
 # Child processes that outlive a test by design: the model process a Python session keeps for all its runs
 # (quoteverify.judge.embed._ModelProcess), and multiprocessing's own helpers, started once for the session
@@ -216,29 +218,30 @@ def _reap(pids: set[int]) -> None:
     multiprocessing.active_children()  # multiprocessing forgets the processes that ended
 
 
-_running: dict[str, set[int]] = {}  # the test running: its id -> the child processes there were at its start
+# The test running: its id -> the child processes there were at its start, and the seconds it may take.
+_running: dict[str, tuple[set[int], int]] = {}
 
 
 def _overran(signum, frame) -> None:
     """SIGALRM, TEST_SECONDS into a test: print the stacks, kill the child processes it started, fail it."""
-    (nodeid, started), = _running.items()
-    print(f"\n{nodeid}: ran over {TEST_SECONDS} s; the stacks of its threads:", file=sys.__stderr__)
+    (nodeid, (started, seconds)), = _running.items()
+    print(f"\n{nodeid}: ran over {seconds} s; the stacks of its threads:", file=sys.__stderr__)
     faulthandler.dump_traceback(file=sys.__stderr__)
     left = _children() - started
     left -= _lasting(left)
     _reap(left)
-    pytest.fail(f"ran over {TEST_SECONDS} s (TEST_SECONDS in tests/conftest.py); its child processes "
+    pytest.fail(f"ran over {seconds} s (TEST_SECONDS or SLOW_SECONDS in tests/conftest.py); its child processes "
                 f"{', '.join(map(str, sorted(left))) or '(none)'} were killed", pytrace=False)
 
 
-def _stop_the_run(item) -> None:
+def _stop_the_run(item, seconds: int) -> None:
     """STOP_SECONDS after a test overran and would not fail: print why and the stacks on the terminal, kill
     every child process, and end the run (exit code 1). The last resort, when even this thread cannot run
     (the interpreter held for ever), is faulthandler's, 30 s later."""
     capture = item.config.pluginmanager.getplugin("capturemanager")
     if capture is not None:
         capture.suspend_global_capture(item)
-    print(f"\n{item.nodeid}: ran over {TEST_SECONDS + STOP_SECONDS} s and would not stop; the run is stopped. "
+    print(f"\n{item.nodeid}: ran over {seconds + STOP_SECONDS} s and would not stop; the run is stopped. "
           "The stacks of its threads:", file=sys.stderr, flush=True)
     faulthandler.dump_traceback(file=sys.stderr)
     _reap(_children())
@@ -247,15 +250,17 @@ def _stop_the_run(item) -> None:
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    """Bound each test (TEST_SECONDS, then STOP_SECONDS more) from its setup to its teardown."""
+    """Bound each test (TEST_SECONDS, or SLOW_SECONDS for one marked slow, then STOP_SECONDS more) from its setup
+    to its teardown."""
+    seconds = SLOW_SECONDS if item.get_closest_marker("slow") else TEST_SECONDS
     _running.clear()
-    _running[item.nodeid] = _children()
+    _running[item.nodeid] = (_children(), seconds)
     previous = signal.signal(signal.SIGALRM, _overran)
-    signal.setitimer(signal.ITIMER_REAL, TEST_SECONDS)
-    stop = threading.Timer(TEST_SECONDS + STOP_SECONDS, _stop_the_run, (item,))
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    stop = threading.Timer(seconds + STOP_SECONDS, _stop_the_run, (item, seconds))
     stop.daemon = True
     stop.start()
-    faulthandler.dump_traceback_later(TEST_SECONDS + STOP_SECONDS + 30, exit=True)
+    faulthandler.dump_traceback_later(seconds + STOP_SECONDS + 30, exit=True)
     try:
         yield
     finally:
