@@ -243,8 +243,8 @@ def _next_step(outputs: Sequence[Path], results: Sequence[QuoteResult]) -> str:
 
 
 def _no_output(request: VerifyRequest) -> str | None:
-    """What a run that writes no results says, before it starts (its results would be lost)."""
-    if request.outputs:
+    """What a run that keeps its results nowhere (no -o, no store) says after its summary; None for the others."""
+    if request.outputs or request.store_target is not None or request.record:
         return None
     return ("no -o given, so no results were written: add -o results.html (the review page), -o results.xlsx "
             "(a workbook) or -o results.jsonl; -o - writes them to standard output as JSONL")
