@@ -396,6 +396,35 @@ def judge_concurrent(folder: Path, steps: list[Step]) -> str:
     return "handled: every run recorded" if runs == len(steps) else f"FAIL: {runs} runs recorded of {len(steps)}"
 
 
+def case_concurrent_record(folder: Path) -> list[list[str]]:
+    corpus(folder)
+    return [[*VERIFY, "--record", "-o", f"r{k}.jsonl"] for k in range(6)]
+
+
+def judge_concurrent_record(folder: Path, steps: list[Step]) -> str:
+    failed = [s for s in steps if s.code != 0]
+    if failed:
+        return f"FAIL: {len(failed)} of {len(steps)} runs lost ({failed[0].stderr.strip().splitlines()[-1][:70]})"
+    with sqlite3.connect(folder / ".xdg-data" / "quoteverify" / "runs.sqlite") as connection:
+        runs = connection.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+    return "handled: every run recorded" if runs == len(steps) else f"FAIL: {runs} runs recorded of {len(steps)}"
+
+
+def case_qdpx_huge_positions(folder: Path) -> list[list[str]]:
+    text = "Maria: We lost 15 volunteers in the first month, and the clinic closed twice.\n"
+    huge = 2 ** 64 + 5
+    (folder / "project.qdpx").write_bytes(hostile.qdpx([("A", "interview-01.txt", text)],
+                                                       [("S1", 0, 7, 48), ("S2", 0, huge, huge + 10)]))
+    return [["verify", "project.qdpx", "--no-embed", "--no-cache", "-o", "r.jsonl"]]
+
+
+def judge_huge_positions(folder: Path, steps: list[Step]) -> str:
+    rows = _results(folder / "r.jsonl")
+    if [r["status"] for r in rows] != ["verified", "unverified"]:
+        return f"FAIL: {[r['status'] for r in rows]}"
+    return f"handled: a reason for the segment ({rows[1]['reasons'][0][:60]}...)"
+
+
 def _json_case(where: str, kind: str) -> Callable[[Path], list[list[str]]]:
     def build(folder: Path) -> list[list[str]]:
         bad = hostile.hostile_json(kind)
@@ -543,6 +572,8 @@ def cases() -> list[Case]:
         Case("review_csv_formula", case_review_formula, refused_or(judge_formula_safe("reviewed.csv"))),
         Case("extract_csv_formula", case_extract_formula, refused_or(judge_formula_safe("quotes.csv"))),
         Case("concurrent_store", case_concurrent_store, judge_concurrent, parallel=True, small=False),
+        Case("concurrent_first_record", case_concurrent_record, judge_concurrent_record, parallel=True, small=False),
+        Case("qdpx_huge_positions", case_qdpx_huge_positions, refused_or(judge_huge_positions)),
         *(Case(f"{where}_json_{kind}", _json_case(where, kind), refused_or(ran_ok))
           for where in ("decisions", "quotes", "results", "manifest") for kind in ("infinity", "digits", "deep")),
         Case("manifest_wrong_types", case_manifest_types, refused_or(ran_ok)),
@@ -557,6 +588,7 @@ def cases() -> list[Case]:
         Case("pdf_dense_300kb", _document_case("dense.pdf", hostile.pdf_dense), refused_or(ran_ok)),
         Case("pdf_form_reuse", _document_case("forms.pdf", hostile.pdf_form_reuse), refused_or(ran_ok)),
         Case("pdf_cmap_reuse", _document_case("cmaps.pdf", hostile.pdf_cmap_reuse), refused_or(ran_ok)),
+        Case("pdf_10000_pages", _document_case("pages.pdf", hostile.pdf_many_pages), refused_or(ran_ok)),
         Case("quote_1m_chars", case_long_quote, refused_or(ran_ok)),
         Case("srt_markup_100kb", _document_case("cues.srt", lambda: hostile.subtitles_markup("srt", 100_000)),
              refused_or(ran_ok)),
@@ -571,7 +603,7 @@ def cases() -> list[Case]:
 
 def judge(case: Case, folder: Path) -> str:
     failed = _generic(case.steps)
-    if failed and case.judge is not judge_concurrent:
+    if failed and case.judge not in (judge_concurrent, judge_concurrent_record):
         return failed
     try:
         outcome = case.judge(folder, case.steps)

@@ -11,6 +11,8 @@ that a busy moment of a shared machine weighs on both. Cases:
 - ``first``: a cold cache folder, with the embedding model;
 - ``no-embed``: the same with ``--no-embed``;
 - ``cached``: ``first`` again on the cache it filled (a re-run of the same inputs);
+- ``edited``: ``first`` again on the cache it filled, with EDITED quotes edited as a writer edits a draft (a
+  full stop made an exclamation mark): those are checked again, the rest read from the cache;
 - ``cluster``: ``--cluster local:2 --no-embed --no-cache`` against ``--no-embed --no-cache`` in process (the
   ratio is cluster / in process, each also to its scan);
 - ``cluster-embed``: the same two with the model.
@@ -35,7 +37,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 HERE = Path(__file__).resolve()
-CASES = ("first", "no-embed", "cached", "cluster", "cluster-embed")
+CASES = ("first", "no-embed", "cached", "edited", "cluster", "cluster-embed")
+EDITED = 10  # quotes edited for the ``edited`` case
 
 
 @dataclass(frozen=True)
@@ -65,12 +68,28 @@ def timed(command: list[str], tmp: Path) -> Timed:
     return Timed(float(wall), float(user) + float(system), float(kb) / 1024)
 
 
-def _verify(quoteverify: str, set_dir: Path, out: Path, *extra: str) -> list[str]:
-    return [quoteverify, "verify", str(set_dir / "docs"), str(set_dir / "quotes.csv"), "-o", str(out), "-q",
-            *extra]
+def _verify(quoteverify: str, set_dir: Path, out: Path, *extra: str, quotes: Path | None = None) -> list[str]:
+    return [quoteverify, "verify", str(set_dir / "docs"), str(quotes or set_dir / "quotes.csv"), "-o", str(out),
+            "-q", *extra]
 
 
-def one_round(label: str, quoteverify: str, set_dir: Path, cases: list[str], tmp: Path
+def edited_quotes(set_dir: Path, out: Path, round_number: int) -> Path:
+    """The set's quote table with EDITED quotes edited (other rows each round, so no round replays another)."""
+    with open(set_dir / "quotes.csv", newline="", encoding="utf-8") as f:
+        reader = csv.DictReader(f)
+        rows, fields = list(reader), reader.fieldnames or []
+    step = max(1, len(rows) // EDITED)
+    for k in range(EDITED):
+        row = rows[(k * step + 7 * round_number) % len(rows)]
+        row["quote"] = row["quote"].rstrip(".") + "!"
+    with open(out, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(rows)
+    return out
+
+
+def one_round(label: str, quoteverify: str, set_dir: Path, cases: list[str], tmp: Path, round_number: int = 0
               ) -> dict[str, tuple[Timed, Timed]]:
     """Each case of one installation, each after a scan: {case: (the case, its scan)}; outputs in ``tmp``."""
     floor = [sys.executable, str(HERE), str(set_dir), "--scan"]
@@ -81,13 +100,14 @@ def one_round(label: str, quoteverify: str, set_dir: Path, cases: list[str], tmp
         "first": ("--cache-dir", str(cache)),
         "no-embed": ("--no-embed", "--cache-dir", str(tmp / f"cache-ne-{label}")),
         "cached": ("--cache-dir", str(cache)),
+        "edited": ("--cache-dir", str(cache)),
         "cluster": ("--no-embed", "--no-cache", "--cluster", "local:2"),
         "in-process": ("--no-embed", "--no-cache"),
         "cluster-embed": ("--no-cache", "--cluster", "local:2"),
         "in-process-embed": ("--no-cache",),
     }
     order = [c for c in CASES if c in cases]
-    if "cached" in order and "first" not in order:
+    if ("cached" in order or "edited" in order) and "first" not in order:
         order.insert(0, "first")  # the cache the re-run reads
     expanded = []
     for case in order:
@@ -96,7 +116,8 @@ def one_round(label: str, quoteverify: str, set_dir: Path, cases: list[str], tmp
     for case in expanded:
         shutil.rmtree(tmp / f"cache-ne-{label}", ignore_errors=True)
         base = timed(floor, tmp)
-        run = timed(_verify(quoteverify, set_dir, tmp / f"{label}-{case}.jsonl", *runs[case]), tmp)
+        quotes = edited_quotes(set_dir, tmp / "edited.csv", round_number) if case == "edited" else None
+        run = timed(_verify(quoteverify, set_dir, tmp / f"{label}-{case}.jsonl", *runs[case], quotes=quotes), tmp)
         measured[case] = (run, base)
         print(f"  {label:6} {case:17} {run.wall:6.2f} s wall {run.cpu:6.2f} s CPU {run.peak_mb:6.0f} MB   "
               f"scan {base.wall:5.2f} s ({base.cpu:5.2f} CPU)   ratio {run.wall / base.wall:5.2f}x wall "
@@ -143,7 +164,7 @@ def main() -> int:
         for n in range(a.rounds):
             print(f"round {n + 1}")
             for label, command in installs if n % 2 == 0 else installs[::-1]:
-                results[label].append(one_round(label, command, a.set_dir, cases, tmp))
+                results[label].append(one_round(label, command, a.set_dir, cases, tmp, n))
             if a.before:
                 for case in results["after"][-1]:
                     same = filecmp.cmp(tmp / f"after-{case}.jsonl", tmp / f"before-{case}.jsonl", shallow=False)

@@ -31,10 +31,11 @@ def main(debug: bool) -> None:
 @click.argument("paths", metavar="DOCS... QUOTES", nargs=-1, required=True, type=PATH)
 @click.option("-o", "--output", "outputs", multiple=True, type=PATH,
               help="Write results here; the format follows the extension (.jsonl, .csv, .xlsx, or .html for "
-                   "the review page; the draft's .docx, .md or .tex for the checked manuscript). Repeat for several "
-                   "files. Without -o, JSONL goes to stdout.")
+                   "the review page; the draft's .docx, .md or .tex for the checked manuscript), or - for JSONL on "
+                   "standard output. Repeat for several files. Without -o, no results are written: the summary says "
+                   "what to add.")
 @click.option("--quote-col", metavar="NAME", help="The quote table's column holding the quotes "
-              "(default: quote, text, quotation, quote_text or content).")
+              "(default: quote, text, quotation, quote_text, content or excerpt).")
 @click.option("--id-col", metavar="NAME", help="Its column of quote ids (default: quote_id, id or qid).")
 @click.option("--doc-col", metavar="NAME", help="Its column naming the document each quote claims "
               "(default: document, source, doc, doc_id, claimed_document, source_document or transcript).")
@@ -163,10 +164,14 @@ def rerun(**options: Any) -> Outcome:
               help="The manifest of the run that wrote RESULTS (verify --manifest FILE).")
 @click.option("-o", "--output", type=PATH,
               help="Write the appendix here: Markdown (.md) or LaTeX (.tex). Without -o, Markdown goes to stdout.")
+@click.option("--decisions", type=PATH,
+              help="The reviewed workbook (or the review page's decisions file, .json or .csv) whose decisions to "
+                   "count, when they were made after the run; default: the decisions RESULTS holds.")
 def appendix(**options: Any) -> Outcome:
     """Write a methods paragraph and a table of quotes for a paper's appendix.
 
-    RESULTS is the JSONL a run wrote; every setting and count in the text comes from that run and its manifest.
+    RESULTS is the JSONL a run wrote; every setting and count in the text comes from that run and its manifest,
+    and the decisions counted from RESULTS (carried in from an earlier review) or --decisions.
 
     \b
     quoteverify appendix results.jsonl --manifest run.json -o appendix.md

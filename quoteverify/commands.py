@@ -44,7 +44,7 @@ from .model.lexicon import AUTO
 from .model.manuscript import MANUSCRIPT_FORMATS, NoteOptions
 from .model.rows import jsonl_bytes
 from .model.text import plural
-from .model.types import Progress, QuoteResult, Run, count_by_severity, count_by_status
+from .model.types import Progress, QuoteResult, Run, count_by_severity, count_by_status, unchecked_claim
 from .model.version import __version__
 from .pipeline import stages
 from .pipeline.cluster.client import run_on_cluster
@@ -52,10 +52,10 @@ from .pipeline.cluster.session import parse_cluster
 from .plumbing.archive import ArchiveLimits
 from .plumbing.cache import default_dir as default_cache_dir
 from .plumbing.guard import Guard
-from .plumbing.manifest import Manifest, read_manifest, results_sha256
+from .plumbing.manifest import Manifest, read_manifest
 from .plumbing.transaction import OutputTransaction, output_transaction
 from .sources.language import known_codes
-from .sources.quotes import LoadedQuotes, load_quotes
+from .sources.quotes import LoadedQuotes, load_quotes, naming_nothing_said
 
 FAIL_ON = ("review", "unverified")
 # Warnings printed by a run; a messy table can have thousands (one per duplicate quote_id).
@@ -151,15 +151,24 @@ def _usable_cache(folder: Path, console: Console) -> Path | None:
     return folder
 
 
+# The output that names standard output (``-o -``): the results as JSONL there.
+STDOUT = Path("-")
+
+
+def _files(outputs: Sequence[Path]) -> list[Path]:
+    """The outputs that are files: all but standard output."""
+    return [o for o in outputs if o != STDOUT]
+
+
 def _write_outputs(result: Run, outputs: Sequence[Path], console: Console) -> None:
-    """Write each output in the format its extension names; JSONL to stdout when there is none (a checked
+    """Write each output in the format its extension names; JSONL to standard output for ``-o -`` (a checked
     manuscript is written by _write_manuscripts)."""
     findings = summarize_findings(result.results)
     for output in outputs:
-        if output.suffix.lower() not in MANUSCRIPT_FORMATS:
+        if output == STDOUT:
+            console.write(jsonl_bytes(result.results))
+        elif output.suffix.lower() not in MANUSCRIPT_FORMATS:
             write_results(output, result.results, run=result, findings=findings)
-    if not outputs:
-        console.write(jsonl_bytes(result.results))
 
 
 def _write_findings(request: VerifyRequest, results: list[QuoteResult], checked_at: datetime,
@@ -187,6 +196,13 @@ def _summary(result: Run, started: float, console: Console) -> None:
     elapsed = time.perf_counter() - started
     console.say(f"{plural(len(result.results), 'quote')}: {counts['verified']} verified, {counts['review']} review"
                 f"{f' ({severities})' if severities else ''}, {counts['unverified']} unverified ({elapsed:.1f} s)")
+    ids = {d.doc_id for d in result.documents}
+    if unknown := [r.claimed_document for r in result.results if r.claimed_document and r.claimed_document not in ids]:
+        console.say(naming_nothing_said(unknown))
+    if unchecked := sum(bool(unchecked_claim(r)) for r in result.results):
+        console.say(f"{plural(unchecked, 'quote')} verified on the words alone: the document or speaker named for "
+                    f"{'it' if unchecked == 1 else 'them'} was not checked (pale green in the workbook and on the "
+                    "page; the reasons say why)")
 
 
 # What each kind of output is, in the line that names what a run wrote.
@@ -196,14 +212,15 @@ OUTPUT_KINDS = {".xlsx": "triage workbook", ".html": "review page", ".jsonl": "r
 
 def _wrote(request: VerifyRequest, results: Sequence[QuoteResult], console: Console) -> None:
     """Name every file the run wrote, and what to open next."""
-    named = [f"{o} ({OUTPUT_KINDS.get(o.suffix.lower(), 'results')})" for o in request.outputs]
+    named = [f"{o} ({OUTPUT_KINDS.get(o.suffix.lower(), 'results')})" for o in _files(request.outputs)]
     named += [f"{path} ({what})" for path, what in ((request.manifest_path, "manifest"),
                                                      (request.findings_path, "findings"),
                                                      (request.report_path, "findings report"),
                                                      (request.cards_path, "claim cards")) if path is not None]
+    named += ["the results to standard output (JSONL)"] if STDOUT in request.outputs else []
     if named:
         console.say("Wrote " + ", ".join(named))
-    console.say(_next_step(request.outputs, results))
+    console.say(_next_step(_files(request.outputs), results))
 
 
 def _next_step(outputs: Sequence[Path], results: Sequence[QuoteResult]) -> str:
@@ -234,6 +251,14 @@ def _next_step(outputs: Sequence[Path], results: Sequence[QuoteResult]) -> str:
         page = by_kind[".jsonl"].with_suffix(".html")
         return f"Next: quoteverify report {by_kind['.jsonl']} -o {page}, and open it to decide {them}"
     return f"Next: add -o results.html (a review page) or -o results.xlsx (a workbook) to decide {them}"
+
+
+def _no_output(request: VerifyRequest) -> str | None:
+    """What a run that keeps its results nowhere (no -o, no store) says after its summary; None for the others."""
+    if request.outputs or request.store_target is not None or request.record:
+        return None
+    return ("no -o given, so no results were written: add -o results.html (the review page), -o results.xlsx "
+            "(a workbook) or -o results.jsonl; -o - writes them to standard output as JSONL")
 
 
 def _verify_paths(request: VerifyRequest) -> tuple[Path, ...]:
@@ -302,7 +327,12 @@ def _previous(request: VerifyRequest, held: tuple[Held, ...], config: Config) ->
     reviewed since the last run, written over by this one)."""
     if request.previous is not None:
         return read_previous(request.previous, limits=ArchiveLimits.of(config)), request.previous
-    for h in sorted(held, key=lambda h: h.path.suffix.lower() != ".xlsx"):  # the workbook first
+    return _held_review(held)
+
+
+def _held_review(held: Sequence[Held]) -> tuple[Review | None, Path | None]:
+    """The decisions to carry of those outputs hold, and which output: the workbook first."""
+    for h in sorted(held, key=lambda h: h.path.suffix.lower() != ".xlsx"):
         if h.review.has_fingerprints:
             return h.review, h.path
     return None, None
@@ -374,7 +404,7 @@ def _check_verify_outputs(request: VerifyRequest, paths: tuple[Path, ...]) -> No
         store = store_file(request.store_target)
         guard.check(store, option="--store" if request.store_target is not None else "--record", writable=False)
         guard.read(store, "the audit store")
-    for output in request.outputs:
+    for output in _files(request.outputs):
         if output.suffix.lower() in MANUSCRIPT_FORMATS:
             check_checked_output(output, draft)
         guard.check(output, option="-o", suffixes=(*FORMATS, *([draft.suffix.lower()] if draft else [])))
@@ -458,7 +488,7 @@ def _write(request: VerifyRequest, ready: _Prepared, result: Run, console: Conso
                        cache_dir=cache_dir, console=console)
     if request.manifest_path is not None:
         repeat.write_manifest(request.manifest_path, result, quotes_path=ready.paths[-1],
-                                   sheet=request.sheet, outputs=request.outputs, command=request.command)
+                                   sheet=request.sheet, outputs=_files(request.outputs), command=request.command)
     _write_findings(request, result.results, ready.checked_at, console)
     _record(ready.store, result, ready.checked_at, quiet=request.quiet, console=console)
 
@@ -486,6 +516,9 @@ def verify(request: VerifyRequest, console: Console) -> Outcome:
         if ready.quotes.used and not ready.columns_said:
             console.say(ready.quotes.describe_columns())
         _summary(result, started, console)
+    if (nowhere := _no_output(request)) is not None:
+        console.say(f"Warning: {nowhere}" if request.quiet else nowhere[0].upper() + nowhere[1:])
+    if not request.quiet:
         _wrote(request, result.results, console)
     return Outcome(_fail_on(result.results, request.fail_on, console), result)
 
@@ -519,7 +552,7 @@ def _rerun_inputs(request: RerunRequest, manifest: Manifest, console: Console) -
     draft = _recorded_draft(manifest, base)
     guard.read(base / manifest.quotes.path if manifest.quotes else None,
                "the manuscript" if draft else "the quote table")
-    for output in outputs:
+    for output in _files(outputs):
         if output.suffix.lower() in MANUSCRIPT_FORMATS:
             check_checked_output(output, draft)
         guard.check(output, option="-o" if request.outputs else "the recorded output",
@@ -544,11 +577,14 @@ def rerun(request: RerunRequest, console: Console) -> Outcome:
         outputs = _rerun_inputs(request, manifest, console)
         result = repeat.rerun(manifest, base=base, progress=console.progress)
         _warn(console, result.warnings)
-        # A repeat of the recorded run carries no decisions (its results must be the run's), but keeps an output
-        # reviewed since beside it.
-        held = [h for h in (held_decisions(o, when=datetime.now(timezone.utc)) for o in outputs) if h is not None]
+        # The decisions an output holds (the recorded run's, or a review since) are carried into the rerun's
+        # results, as verify carries them, and the old file is kept beside the new one: no decision is lost.
+        held = tuple(h for h in (held_decisions(o, when=datetime.now(timezone.utc)) for o in _files(outputs))
+                     if h is not None)
+        review, source = _held_review(held)
         for h in held:
-            console.say(h.said(carried=False, previous=None, repeat=True))
+            console.say(h.said(carried=h.path == source, previous=source, repeat=True))
+        _carry(result, review, source, quiet=False, console=console)
         with output_transaction() as written:
             for h in held:
                 written.keep(h.path, h.backup)
@@ -561,19 +597,15 @@ def rerun(request: RerunRequest, console: Console) -> Outcome:
                 table = manifest.quotes
                 repeat.write_manifest(request.new_manifest, result,
                                            quotes_path=base / table.path if table else None,
-                                           sheet=(table.sheet or None) if table else None, outputs=outputs,
+                                           sheet=(table.sheet or None) if table else None, outputs=_files(outputs),
                                            command=request.command)
     except KeyboardInterrupt:
         raise _interrupted(written) from None
     if written is not None and written.interrupted:
         raise _interrupted(written)
     _summary(result, started, console)
-    if results_sha256(result.results) == manifest.results_sha256:
-        console.say("Results are identical to the recorded run.")
-    else:
-        recorded = manifest.summary.status
-        console.say(f"Results differ from the recorded run, which had {recorded['verified']} verified, "
-                    f"{recorded['review']} review, {recorded['unverified']} unverified.")
+    for line in repeat.compare_with_recorded(manifest, result.results).lines(source):
+        console.say(line)
     return Outcome(0, result)
 
 
@@ -664,14 +696,24 @@ class AppendixRequest:
     results_path: Path
     manifest_path: Path
     output: Path | None = None
+    decisions: Path | None = None
 
 
 def appendix(request: AppendixRequest, console: Console) -> Outcome:
-    """``quoteverify appendix``: the methods paragraph and table of quotes, to a file or as Markdown text."""
+    """``quoteverify appendix``: the methods paragraph and table of quotes, to a file or as Markdown text; the
+    decisions counted are those the results hold, or those of ``--decisions`` (a review since the run)."""
     guard = Guard().read(request.results_path, "the results").read(request.manifest_path, "the manifest")
+    guard.read(request.decisions, "the decisions")
     guard.check(request.output, option="-o", suffixes=APPENDIX_FORMATS)
     manifest = read_manifest(request.manifest_path)
     results = read_results(request.results_path, manifest=manifest)
+    if request.decisions is not None:
+        carried = carry_decisions(results, read_previous(request.decisions))
+        results = carried.results
+        console.say(carried.summary(request.decisions))
+    elif not any(r.decision for r in results) and any(r.status != "verified" for r in results):
+        console.say(f"{request.results_path} holds no decisions, so the appendix counts none; --decisions "
+                    "results.xlsx counts those of a workbook reviewed since the run")
     findings = summarize_findings(results)
     name = request.manifest_path.name
     if request.output is not None:

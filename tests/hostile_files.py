@@ -329,3 +329,8 @@ def xlsx_formula_quote(cached: str | None) -> bytes:
            '<c r="C2" t="inlineStr"><is><t>We lost 15 volunteers in the first month</t></is></c></row>')
     members["xl/worksheets/sheet1.xml"] = head + row.encode() + tail
     return build_zip(members)
+
+
+def pdf_many_pages(pages: int = 10_000) -> bytes:
+    """``pages`` pages in some 1.6 MB, all drawing one short stream: each costs pypdf some 2 ms to read."""
+    return pdf(text_ops(5), pages=pages)

@@ -35,7 +35,9 @@ SUFFIXES = "/".join(DOCUMENT_SUFFIXES)
 
 
 def verify_cli(*args: Any) -> Result:
-    return CliRunner().invoke(main, ["verify", *map(str, args), "--no-embed", "--no-cache"])
+    """verify, its results on standard output unless an -o names a file."""
+    out = [] if "-o" in args else ["-o", "-"]
+    return CliRunner().invoke(main, ["verify", *map(str, args), "--no-embed", "--no-cache", *out])
 
 
 def rows(path: Path) -> list[dict]:
@@ -148,7 +150,7 @@ ERRORS = [
     # quote tables
     ("no-quote-column", {"passages.csv": "ID,Passage,Document\n1,We lost 15 volunteers.,interview-01\n"},
      ["{t}/docs", "{t}/passages.csv"],
-     "{t}/passages.csv: no quote column (looked for quote, text, quotation, quote_text, content); "
+     "{t}/passages.csv: no quote column (looked for quote, text, quotation, quote_text, content, excerpt); "
      "found columns: 'ID', 'Passage', 'Document'; name it with --quote-col"),
     ("empty-quote-table", {"empty.csv": "\n\n"}, ["{t}/docs", "{t}/empty.csv"],
      "{t}/empty.csv: empty quote table; it needs a header row with a 'quote' column"),
@@ -166,7 +168,7 @@ ERRORS = [
      "{t}/quotes.xlsx: no sheet named 'Sheet1'; sheets: Notes, Quotes"),
     ("xlsx-first-sheet-has-no-quotes", {"quotes.xlsx": workbook(NOTES_SHEET, QUOTES_SHEET)},
      ["{t}/docs", "{t}/quotes.xlsx"],
-     "{t}/quotes.xlsx: sheet 'Notes' has no quote column (looked for quote, text, quotation, quote_text, content; "
+     "{t}/quotes.xlsx: sheet 'Notes' has no quote column (looked for quote, text, quotation, quote_text, content, excerpt; "
      "found 'Coded by A. and B., March'); other sheets: 'Quotes'; choose one with --sheet"),
     ("xlsx-chart-sheet", {"quotes.xlsx": workbook(QUOTES_SHEET, chart="Chart")},
      ["{t}/docs", "{t}/quotes.xlsx", "--sheet", "Chart"],
@@ -345,7 +347,7 @@ def test_full_disk_leaves_the_old_output(tmp: Path, monkeypatch) -> None:
 def test_unusable_cache_folder_is_a_warning(tmp: Path) -> None:
     cache = tmp / "quotes.csv" / "cache"  # under a file: cannot be created
     result = CliRunner().invoke(main, ["verify", str(tmp / "docs"), str(tmp / "quotes.csv"), "--no-embed",
-                                       "--cache-dir", str(cache)])
+                                       "--cache-dir", str(cache), "-o", "-"])
     assert result.exit_code == 0
     assert result.stderr.splitlines()[0] == (
         f"Warning: cache folder {cache} cannot be used (Not a directory); running without a cache")
@@ -431,7 +433,8 @@ ROWS = [
      [("q1", "unverified", None), ("q2", "unverified", None), ("q3", "unverified", None)]),
     ("unknown claimed document", "quote_id,quote,document\n"
      "q1,The committee did not approve the budget until March.,interview-99\n",
-     [("q1", None, ["claimed document 'interview-99' is not among the documents; searched all"])]),
+     [("q1", None, ["claimed document 'interview-99' is not among the documents; searched all, so which document it "
+         "comes from was not checked"])]),
     ("unquoted delimiter", "quote_id,quote,document\nq1,We lost 15, maybe 20, volunteers,interview-01\n"
      "q2,Why did it close?,interview-01\n",
      [("q1", "unverified", ["row has 5 cells but the header has 3 columns; a cell holding ',' must be in "
@@ -750,18 +753,21 @@ def test_100000_quotes_all_come_back_in_order(tmp: Path) -> None:
     assert result.exit_code == 0
     lines = result.stderr.splitlines()
     # 50 warnings (of 19,999 renamed ids), how many more, the columns read, the summary, the output, what next
-    assert len(lines) == 55
-    assert lines[-5] == "Warning: ... and 19949 more (all in the manifest, with --manifest)"
-    assert lines[-4] == ("Columns: quote = 'quote', quote_id = 'quote_id', document = 'document', speaker = (none), "
+    assert len(lines) == 56
+    assert lines[-6] == "Warning: ... and 19950 more (all in the manifest, with --manifest)"
+    assert lines[-5] == ("Columns: quote = 'quote', quote_id = 'quote_id', document = 'document', speaker = (none), "
                          "finding = (none)")
-    assert lines[-3].startswith(f"{N} quotes: {N // 10} verified, 0 review, {N - N // 10} unverified (")
+    assert lines[-4].startswith(f"{N} quotes: {N // 10} verified, 0 review, {N - N // 10} unverified (")
+    assert lines[-3] == (f"{N // 10} quotes name a document that is not among the documents, e.g. 'interview-99'; "
+                         "they were searched in all, so which document they come from was not checked")
     got = rows(out)
     assert [r["row"] for r in got] == list(range(2, N + 2))
     assert len({r["quote_id"] for r in got}) == N
     assert [r["quote_id"] for r in got[:4]] == ["q0", "q1", "q2", "dup"]
     assert got[8]["quote_id"] == "dup#2"
     assert got[4]["reasons"] == ["empty quote: nothing to verify",
-                                 "claimed document 'interview-99' is not among the documents; searched all"]
+                                 "claimed document 'interview-99' is not among the documents; searched all, so "
+                                 "which document it comes from was not checked"]
 
 
 def test_quotes_given_in_python_of_any_kind() -> None:

@@ -61,20 +61,30 @@ def test_verify_writes_jsonl_and_csv(corpus_dir: Path, quotes_csv: Path, tmp_pat
     assert table[1]["severity"] == "high"
 
 
-def test_without_output_jsonl_goes_to_stdout(corpus_dir: Path, quotes_csv: Path) -> None:
+def test_without_output_the_summary_and_a_hint_and_with_a_dash_jsonl_to_stdout(corpus_dir: Path,
+                                                                               quotes_csv: Path) -> None:
     result = invoke("verify", corpus_dir, quotes_csv, "--no-embed")
+    assert result.exit_code == 0
+    assert result.stdout == ""  # no JSON poured onto the terminal
+    *_, summary, hint, next_step = result.stderr.strip().splitlines()
+    assert SUMMARY.match(summary)
+    assert hint == ("No -o given, so no results were written: add -o results.html (the review page), -o results.xlsx "
+                    "(a workbook) or -o results.jsonl; -o - writes them to standard output as JSONL")
+    assert next_step == ("Next: add -o results.html (a review page) or -o results.xlsx (a workbook) to decide the 2 "
+                         "quotes in review or unverified")
+    quiet = invoke("verify", corpus_dir, quotes_csv, "--no-embed", "-q")
+    assert (quiet.stdout, quiet.stderr) == ("", "Warning: " + hint[0].lower() + hint[1:] + "\n")
+
+    result = invoke("verify", corpus_dir, quotes_csv, "--no-embed", "-o", "-")
     assert result.exit_code == 0
     rows = [json.loads(line) for line in io.StringIO(result.stdout)]
     assert [r["quote_id"] for r in rows] == ["q1", "q2", "q3"]
-    *_, summary, next_step = result.stderr.strip().splitlines()
-    assert SUMMARY.match(summary)
-    assert next_step == ("Next: add -o results.html (a review page) or -o results.xlsx (a workbook) to decide the 2 "
-                         "quotes in review or unverified")
+    assert "Wrote the results to standard output (JSONL)" in result.stderr.splitlines()
 
 
 def test_documents_as_files(corpus_dir: Path, quotes_csv: Path) -> None:
     result = invoke("verify", corpus_dir / "interview-01.txt", corpus_dir / "interview-02.txt", quotes_csv,
-                    "--no-embed")
+                    "--no-embed", "-o", "-")
     assert result.exit_code == 0
     assert [json.loads(line)["status"] for line in io.StringIO(result.stdout)] == [
         "verified", "review", "unverified"]
@@ -85,11 +95,12 @@ def test_documents_as_files(corpus_dir: Path, quotes_csv: Path) -> None:
     ("unverified", 1, "Failed (--fail-on unverified): 1 quote: q3 (row 4, unverified)"),
     ("review", 1, "Failed (--fail-on review): 2 quotes: q2 (row 3, review), q3 (row 4, unverified)")])
 def test_fail_on(corpus_dir: Path, quotes_csv: Path, fail_on, code: int, said: str | None) -> None:
-    args = ["verify", corpus_dir, quotes_csv, "--no-embed"] + (["--fail-on", fail_on] if fail_on else [])
+    args = ["verify", corpus_dir, quotes_csv, "--no-embed", "-o", "-"] + (["--fail-on", fail_on] if fail_on else [])
     result = invoke(*args)
     assert result.exit_code == code
     lines = result.stderr.strip().splitlines()
-    assert SUMMARY.match(lines[-3] if said else lines[-2])
+    assert SUMMARY.match(lines[-4] if said else lines[-3])
+    assert lines[-3 if said else -2] == "Wrote the results to standard output (JSONL)"
     if said:
         assert lines[-1] == said
 
@@ -99,7 +110,7 @@ def test_fail_on_review_passes_when_all_verified(corpus_dir: Path, tmp_path: Pat
     path.write_text("quote\nThe committee did not approve the budget until March.\n", encoding="utf-8")
     result = invoke("verify", corpus_dir, path, "--no-embed", "--fail-on", "review")
     assert result.exit_code == 0
-    *_, summary, next_step = result.stderr.strip().splitlines()
+    *_, summary, _, next_step = result.stderr.strip().splitlines()
     assert summary.startswith("1 quote: 1 verified, 0 review, 0 unverified (")
     assert next_step == "Next: nothing needs a decision: every quote is verified"
 
@@ -116,7 +127,7 @@ def test_config_file_is_used(corpus_dir: Path, tmp_path: Path) -> None:
     quotes.write_text("quote\n\"Honestly, it was harder than we expected.\"\n", encoding="utf-8")
     config = tmp_path / "strict.yaml"
     config.write_text("verdict:\n  edited_is_verified: false\nembed:\n  enabled: false\n", encoding="utf-8")
-    result = invoke("verify", corpus_dir, quotes, "--config", config)
+    result = invoke("verify", corpus_dir, quotes, "--config", config, "-o", "-")
     assert result.exit_code == 0
     (row,) = [json.loads(line) for line in io.StringIO(result.stdout)]
     assert (row["status"], row["match_type"]) == ("review", "edited")
@@ -125,7 +136,7 @@ def test_config_file_is_used(corpus_dir: Path, tmp_path: Path) -> None:
 def test_warnings_go_to_stderr(corpus_dir: Path, tmp_path: Path) -> None:
     path = tmp_path / "dup.csv"
     path.write_text("id,quote\nq1,Why did it close?\nq1,The patients noticed.\n", encoding="utf-8")
-    result = invoke("verify", corpus_dir, path, "--no-embed")
+    result = invoke("verify", corpus_dir, path, "--no-embed", "-o", "-")
     assert result.exit_code == 0
     assert f"Warning: {path}: row 3: duplicate quote_id 'q1' renamed 'q1#2'" in result.stderr.splitlines()
     assert [json.loads(line)["quote_id"] for line in io.StringIO(result.stdout)] == ["q1", "q1#2"]
@@ -138,7 +149,7 @@ def bad_input(tmp_path: Path, corpus_dir: Path, quotes_csv: Path, case: str) -> 
     if case == "no-quote-column":
         path = tmp_path / "passages.csv"
         path.write_text("id,passage\n1,We lost 15 volunteers.\n", encoding="utf-8")
-        return ([corpus_dir, path], f"Error: {path}: no quote column (looked for quote, text, quotation, quote_text, content); "
+        return ([corpus_dir, path], f"Error: {path}: no quote column (looked for quote, text, quotation, quote_text, content, excerpt); "
                                     "found columns: 'id', 'passage'; name it with --quote-col")
     if case == "missing-quotes":
         path = tmp_path / "nope.csv"

@@ -582,7 +582,14 @@ def test_csv_and_jsonl_carry_the_reviewer_columns_last(tmp_path):
 # --- LibreOffice ----------------------------------------------------------------------------------
 
 
-@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice (libreoffice-calc) not installed")
+def _calc() -> bool:
+    """Whether LibreOffice with its spreadsheet, Calc, is installed: libreoffice-writer alone opens no workbook."""
+    soffice = shutil.which("soffice")
+    return soffice is not None and any((Path(soffice).resolve().parent / name).exists()
+                                       for name in ("libsclo.so", "libsclo.dylib", "sclo.dll"))
+
+
+@pytest.mark.skipif(not _calc(), reason="LibreOffice Calc (libreoffice-calc) not installed")
 def test_libreoffice_opens_the_workbook(workbook, tmp_path):
     out = tmp_path / "pdf"
     # A profile of its own, so a running LibreOffice or a parallel test does not block the conversion.

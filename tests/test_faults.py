@@ -845,9 +845,9 @@ def test_pypdf_complaints_are_one_warning_not_raw_lines(tmp_path: Path) -> None:
     pdf.write_bytes(data)
     table = tmp_path / "quotes.csv"
     table.write_text("quote\nWe lost 15 volunteers in the first month\n", encoding="utf-8")
-    result = CliRunner().invoke(main, ["verify", str(pdf), str(table), "--no-embed", "--no-cache"])
+    result = CliRunner().invoke(main, ["verify", str(pdf), str(table), "--no-embed", "--no-cache", "-o", "-"])
     assert result.exit_code == 0, result.output
-    assert [line for line in result.stderr.splitlines() if not line.startswith("Columns: ")][:-2] == [
+    assert [line for line in result.stderr.splitlines() if not line.startswith("Columns: ")][:-3] == [
         f"Warning: {pdf}: the PDF is damaged in places (pypdf: incorrect startxref pointer(2) and 1 more); its text "
         "was read, but check the results against the document"]
     assert '"status": "verified"' in result.stdout
@@ -1037,11 +1037,15 @@ def _round_two_folder(tmp_path: Path) -> Path:
 PDF_REFUSED = ("refused: its pages draw more than {budget:,} bytes of content, over 10 times its size "
                "(limits.max_pdf_ratio in --config), as PDFs built to exhaust a reader do; save it again as PDF, "
                "or raise the limit")
+PDF_PAGES_REFUSED = ("refused: 10,000 pages in {size:,} bytes, as PDFs built to exhaust a reader hold (each page "
+                     "costs as much to read as 3,000 bytes of content, and its pages may draw {budget:,} bytes, 10 "
+                     "times its size: limits.max_pdf_ratio in --config); save it again as PDF, or raise the limit")
 HOSTILE_DOCUMENTS = [
     ("bomb.pdf", lambda: hostile_files.pdf_page_reuse(), 2, PDF_REFUSED),
     ("dense.pdf", lambda: hostile_files.pdf_dense(), 2, PDF_REFUSED),
     ("forms.pdf", lambda: hostile_files.pdf_form_reuse(), 2, PDF_REFUSED),
     ("cmaps.pdf", lambda: hostile_files.pdf_cmap_reuse(), 2, PDF_REFUSED),
+    ("pages.pdf", lambda: hostile_files.pdf_many_pages(), 2, PDF_PAGES_REFUSED),
     ("cues.srt", lambda: hostile_files.subtitles_markup("srt", 100_000).encode(), 0, ""),
     ("cues.vtt", lambda: hostile_files.subtitles_markup("vtt", 200_000).encode(), 0, ""),
 ]
@@ -1057,7 +1061,7 @@ def test_a_small_hostile_document_costs_little(tmp_path: Path, name: str, data, 
     budget = max(1 << 20, 10 * path.stat().st_size)
     assert got == code, stderr
     if message:
-        assert stderr == f"Error: {path}: {message.format(budget=budget)}\n"
+        assert stderr == f"Error: {path}: {message.format(budget=budget, size=path.stat().st_size)}\n"
 
 
 HOSTILE_TABLES = [
@@ -1083,6 +1087,28 @@ def test_a_project_of_300000_segments_is_refused_before_it_is_parsed(tmp_path: P
     code, stderr = _bounded(["verify", str(path), "--no-embed", "--no-cache"], tmp_path)
     assert (code, stderr) == (2, f"Error: {path}: refused: 300,000 coded segments, more than the limit of 200,000 "
                                  "quotes (limits.max_quotes in --config); export fewer codes, or raise the limit\n")
+
+
+def test_a_project_with_positions_past_two_to_the_63_gives_each_segment_its_reason(tmp_path: Path) -> None:
+    """Positions no int64 holds (before, 'unexpected fault ... OverflowError: Python int too large to convert to C
+    long'): the segment is unverified with the reason of any position past the text's end; the others are
+    checked."""
+    text = "Maria: We lost 15 volunteers in the first month, and the clinic closed twice.\n"
+    huge = 2 ** 64 + 5
+    path = tmp_path / "project.qdpx"
+    path.write_bytes(hostile_files.qdpx([("A", "interview-01.txt", text)],
+                                        [("S1", 0, 7, 48), ("S2", 0, huge, huge + 10), ("S3", 0, -huge, 20)]))
+    out = tmp_path / "r.jsonl"
+    code, stderr = _bounded(["verify", str(path), "--no-embed", "--no-cache", "-o", str(out)], tmp_path)
+    assert code == 0, stderr
+    rows = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert [(r["quote_id"], r["status"]) for r in rows] == [("S1", "verified"), ("S2", "unverified"),
+                                                           ("S3", "unverified")]
+    convention = "Unicode code points, byte-order mark counted, CRLF as 2 characters"
+    assert rows[1]["reasons"] == [
+        f"positions {huge}-{huge + 10} of coded segment in interview-01 do not fit its text ({convention}): they do "
+        "not start and end on word boundaries or lie past its end; recode the segment or export the project again"]
+    assert rows[2]["reasons"][0].startswith(f"positions {-huge}-20 of coded segment in interview-01 do not fit")
 
 
 @pytest.mark.parametrize("text, reason", [
@@ -1206,7 +1232,7 @@ def test_a_utf32_transcript_is_read_as_utf32(tmp_path: Path, corpus_dir: Path) -
         doc.write_bytes(TINY_CORPUS["interview-01"].encode(encoding))
         quotes = tmp_path / "quotes.csv"
         quotes.write_text("quote\nWe lost 15 volunteers in the first month\n", encoding="utf-8")
-        result = _invoke("verify", corpus_dir, quotes, "--no-embed", "--no-cache")
+        result = _invoke("verify", corpus_dir, quotes, "--no-embed", "--no-cache", "-o", "-")
         assert result.exit_code == 0, result.output
         row = json.loads(result.stdout)
         start, end = span_of(TINY_CORPUS["interview-01"], "We lost 15 volunteers in the first\nmonth")
@@ -1222,7 +1248,7 @@ def test_a_formula_quote_cell_is_read_as_its_saved_value(tmp_path: Path, corpus_
                                                          reason: str | None) -> None:
     table = tmp_path / "quotes.xlsx"
     table.write_bytes(hostile_files.xlsx_formula_quote(cached))
-    result = _invoke("verify", corpus_dir, table, "--no-embed", "--no-cache")
+    result = _invoke("verify", corpus_dir, table, "--no-embed", "--no-cache", "-o", "-")
     assert result.exit_code == 0, result.output
     row = json.loads(result.stdout)
     assert (row["quote"], row["status"]) == (cached or "", status)
@@ -1239,7 +1265,7 @@ def test_sources_and_segments_sharing_a_guid_are_all_read_and_named(tmp_path: Pa
     path.write_bytes(hostile_files.qdpx([("SAME", "interview-01.txt", one), ("SAME", "interview-02.txt", two)],
                                         [("S1", 0, 7, 48), ("S1", 1, 7, 57)],
                                         codes=(("C", "staffing"), ("C", "training"))))
-    result = _invoke("verify", path, "--no-embed", "--no-cache")
+    result = _invoke("verify", path, "--no-embed", "--no-cache", "-o", "-")
     assert result.exit_code == 0, result.output
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert [(r["quote_id"], r["document"], r["status"]) for r in rows] == [
@@ -1304,8 +1330,9 @@ def test_a_password_is_never_written_or_said(tmp_path: Path, corpus_dir: Path, m
 
 
 def test_runs_opening_a_new_store_at_once_all_record(tmp_path: Path, corpus_dir: Path) -> None:
-    """Several runs started together make the tables of one new SQLite store at about the same moment (before
-    the fix, one or more of eight lost their run to 'table runs already exists')."""
+    """Several first runs with --record started together make the default store's folder and the tables of
+    its new SQLite file at about the same moment (before the fixes, one of six lost its run to '.../quoteverify:
+    File exists', and one or more of eight to 'table runs already exists')."""
     import os
     import sqlite3
     import subprocess
@@ -1313,15 +1340,16 @@ def test_runs_opening_a_new_store_at_once_all_record(tmp_path: Path, corpus_dir:
 
     quotes = tmp_path / "quotes.csv"
     quotes.write_text("quote\nit was harder than we expected\n", encoding="utf-8")
-    store = tmp_path / "new.sqlite"
+    data = tmp_path / "new-data-home"
     command = [sys.executable, "-m", "quoteverify", "verify", str(corpus_dir), str(quotes), "--no-embed", "--no-cache",
-               "--quiet", "--store", str(store)]
+               "--quiet", "--record"]
     processes = [subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                                  env=dict(os.environ, HF_HUB_OFFLINE="1")) for _ in range(8)]
+                                  env=dict(os.environ, HF_HUB_OFFLINE="1", XDG_DATA_HOME=str(data)))
+                 for _ in range(6)]
     errors = [p.communicate(timeout=300)[1] for p in processes]
-    assert [p.returncode for p in processes] == [0] * 8, errors
-    with sqlite3.connect(store) as connection:
-        assert connection.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 8
+    assert [p.returncode for p in processes] == [0] * 6, errors
+    with sqlite3.connect(data / "quoteverify" / "runs.sqlite") as connection:
+        assert connection.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == 6
     connection.close()
 
 
@@ -1370,7 +1398,7 @@ def test_large_inputs_stop_at_the_configured_limits(tmp_path: Path, corpus_dir: 
     quotes.write_text(content, encoding="utf-8")
     config = tmp_path / "limits.yaml"
     config.write_text(f"limits:\n  {limit}\n", encoding="utf-8")
-    result = _invoke("verify", corpus_dir, quotes, "--no-embed", "--no-cache", "--config", config)
+    result = _invoke("verify", corpus_dir, quotes, "--no-embed", "--no-cache", "--config", config, "-o", "-")
     if message is None:  # a quote over the limit: kept, unverified, with the reason
         assert result.exit_code == 0, result.output
         assert json.loads(result.stdout)["reasons"] == [

@@ -190,7 +190,7 @@ def test_manifest_and_appendix_name_the_languages(docs_dir: Path) -> None:
             "1 document and 1 quote in ja. ") in text
     assert "came from quoteverify's lexicons for de, fr. " in text
     assert ("Quotes in hu, ja had no lexicon and were checked conservatively: no elision, editorial bracket or "
-            "slip counted as benign for them. ") in text
+            "slip counted as benign for them.") in text
 
 
 def _verify(*args: object) -> tuple[int, str]:

@@ -141,7 +141,7 @@ def test_missing_quote_column(tmp_path: Path) -> None:
     path = write(tmp_path / "quotes.csv", "ID,Passage,Document\n1,We lost 15 volunteers.,interview-01\n")
     with pytest.raises(InputError) as error:
         load_quotes(path)
-    assert str(error.value) == (f"{path}: no quote column (looked for quote, text, quotation, quote_text, content); "
+    assert str(error.value) == (f"{path}: no quote column (looked for quote, text, quotation, quote_text, content, excerpt); "
                                 "found columns: 'ID', 'Passage', 'Document'; name it with the config's columns.quote")
 
 

@@ -18,12 +18,13 @@ from conftest import NO_EMBED
 
 import quoteverify
 from quoteverify.app.repeat import build_manifest, changed_inputs, rerun, write_manifest
+from quoteverify.app.review import read_review
 from quoteverify.cli import main
 from quoteverify.judge.embed import DEFAULT_MODEL, model_path
 from quoteverify.model.config import load_config
 from quoteverify.model.errors import InputError
 from quoteverify.model.rows import csv_bytes, jsonl_bytes
-from quoteverify.model.types import MATCH_TYPES, SEVERITIES, STATUSES
+from quoteverify.model.types import DECISIONS, MATCH_TYPES, SEVERITIES, STATUSES
 from quoteverify.plumbing.manifest import Embedding, InputChange, read_manifest
 from quoteverify.sources.quotes import load_quotes
 
@@ -89,7 +90,8 @@ def test_manifest_records_the_run(project, monkeypatch):
     assert data["summary"] == {"quotes": len(results), "status": {s: status[s] for s in STATUSES},
                                "match_type": {m: match_type[m] for m in MATCH_TYPES},
                                "cosine_quotes": 0, "cosine_mean": None,
-                               "severity": {s: severity[s] for s in SEVERITIES}, "several_places": 0}
+                               "severity": {s: severity[s] for s in SEVERITIES}, "several_places": 0,
+                               "decisions": {d: 0 for d in DECISIONS}}
     assert list(data["summary"]["status"]) == list(STATUSES)
 
     environment = data["environment"]
@@ -176,7 +178,8 @@ def test_rerun_repeats_the_run_and_writes_the_same_outputs(project, monkeypatch,
     monkeypatch.chdir(tmp_path_factory.mktemp("elsewhere"))  # paths resolve from the manifest, not the cwd
     result = CliRunner().invoke(main, ["rerun", str(out / "run.json")])
     assert result.exit_code == 0, result.output
-    assert "Results are identical to the recorded run." in result.output
+    assert ("Results are identical to the recorded run: the same status and result for every quote (7 verified, "
+            "12 review, 2 unverified).") in result.output.splitlines()
     assert {name: (out / name).read_bytes() for name in before} == before
 
 
@@ -222,7 +225,8 @@ def test_rerun_allow_changed_runs_on_the_files_as_they_are(project, monkeypatch)
     result = CliRunner().invoke(main, ["rerun", "out/run.json", "--allow-changed"])
     assert result.exit_code == 0, result.output
     assert "Changed: ../quotes.csv: sha256 changed" in result.output
-    assert "Results differ from the recorded run, which had" in result.output
+    assert ("Results differ from the recorded run: 7 verified, 12 review, 3 unverified; it had 7 verified, 12 review, "
+            "2 unverified.") in result.output.splitlines()
     assert json.loads((project / "out" / "results.jsonl").read_text("utf-8").splitlines()[-1])["quote_id"] == "QX"
 
     gone.unlink()
@@ -257,8 +261,10 @@ def test_cli_outputs_are_byte_identical_across_processes_and_file_order(project)
     assert outputs["1"][0].count(b"\n") == len(load_quotes(project / "quotes.csv").quotes)
 
 
-def test_rerun_keeps_a_workbook_reviewed_since(project, monkeypatch):
-    """rerun repeats the recorded run (no decisions carried), but a recorded workbook reviewed since is kept."""
+def test_rerun_carries_the_decisions_of_a_workbook_reviewed_since_and_keeps_the_old_file(project, monkeypatch):
+    """rerun repeats the recorded run, carries the decisions a recorded output holds (a workbook reviewed since),
+    compares the results with the decisions apart, and keeps the old file: no decision is written away (before,
+    it wrote a workbook without them and said the results differed)."""
     from openpyxl import load_workbook
 
     verify_cli(project, monkeypatch, "-o", "out/results.xlsx")
@@ -266,13 +272,34 @@ def test_rerun_keeps_a_workbook_reviewed_since(project, monkeypatch):
     sheet = book["Quotes"]
     named = {cell.value: cell.column for cell in sheet[1]}
     sheet.cell(row=2, column=named["decision"]).value = "reject"
+    decided = sheet.cell(row=2, column=named["quote_id"]).value
     book.save(project / "out" / "results.xlsx")
     reviewed = (project / "out" / "results.xlsx").read_bytes()
     result = CliRunner().invoke(main, ["rerun", "out/run.json"])
     assert result.exit_code == 0, result.output
     (backup,) = (project / "out").glob("results.before-*.xlsx")
     assert backup.read_bytes() == reviewed
-    assert result.stderr.splitlines()[0] == (
-        "out/results.xlsx holds the decisions or notes of 1 quote: a rerun repeats the recorded run and carries "
-        f"none; when it is replaced, the old file is kept as out/{backup.name}")
-    assert "Results are identical to the recorded run." in result.stderr
+    lines = result.stderr.splitlines()
+    assert lines[0] == ("out/results.xlsx holds the decisions or notes of 1 quote: carried into this rerun; when it is "
+                        f"replaced, the old file is kept as out/{backup.name}")
+    assert lines[1] == ("out/results.xlsx: carried the decisions and notes of 1 quote; 0 reviewed quotes changed "
+                        "(their text or where they were found) and need a new look")
+    assert lines[-2:] == [
+        "Results are identical to the recorded run: the same status and result for every quote (7 verified, "
+        "12 review, 2 unverified).",
+        "Decisions, apart from the results: 0 in the recorded run, 1 now, carried from out/results.xlsx."]
+    rows = {r.quote_id: r for r in read_review(project / "out" / "results.xlsx").quotes}
+    assert rows[decided].decision == "reject"
+    jsonl = [json.loads(line) for line in (project / "out" / "results.jsonl").read_text("utf-8").splitlines()]
+    assert [r["quote_id"] for r in jsonl if r["decision"]] == [decided]
+
+    # The rerun's run held that decision too: a second rerun finds the results and the decisions as they were.
+    again = CliRunner().invoke(main, ["rerun", "out/run.json", "--manifest", "out/run2.json"])
+    assert again.exit_code == 0, again.output
+    third = CliRunner().invoke(main, ["rerun", "out/run2.json"])
+    assert third.stderr.splitlines()[-2:] == [
+        "Results are identical to the recorded run: the same status and result for every quote (7 verified, "
+        "12 review, 2 unverified).",
+        "Decisions, apart from the results: 1 in the recorded run, 1 now, carried from out/results.xlsx."]
+
+

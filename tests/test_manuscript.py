@@ -172,7 +172,7 @@ def test_the_comments_say_status_reasons_place_and_fix(checked) -> None:
              if author == AUTHOR}
     assert texts["q1"] == "quoteverify q1: verified (exact) in interview-01-nurse, P3, line 27, 00:02:48 (1 of 1 place)."
     assert texts["q5"].splitlines() == [
-        "quoteverify q5: review, high: a claim altered or inverted (altered).",
+        "quoteverify q5: review, high: 98% likely a change of meaning (altered).",
         "Number differs: quote says 'ten', source says 'fourteen'.",
         "Source: interview-01-nurse, P3, line 22, 00:02:05 (1 of 1 place).",
         "Fix, as a tracked change: “Last month I counted, actually, because I wanted to bring it to the staffing "
@@ -510,7 +510,7 @@ def test_a_run_on_a_draft_is_rerun_from_its_manifest(corpus_dir: Path, tmp_path:
     out.unlink()
     again = invoke("rerun", manifest)
     assert again.exit_code == 0, again.output
-    assert "Results are identical to the recorded run." in again.stderr
+    assert "Results are identical to the recorded run" in again.stderr
     assert out.read_bytes() == written
 
 

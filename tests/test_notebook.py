@@ -44,4 +44,4 @@ def test_worked_example_runs_top_to_bottom(tmp_path, monkeypatch):
     # And its manifest repeats the run.
     cli = CliRunner().invoke(main, ["rerun", str(out / "run.json"), "-o", str(out / "again.jsonl")])
     assert cli.exit_code == 0, cli.output
-    assert "Results are identical to the recorded run." in cli.stderr
+    assert "Results are identical to the recorded run: the same status and result for every quote" in cli.stderr

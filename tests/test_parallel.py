@@ -1,6 +1,11 @@
 """Quotes aligned in worker processes give exactly the results of one process."""
 from __future__ import annotations
 
+import multiprocessing
+import os
+import signal
+import time
+
 import pytest
 from conftest import TINY_CORPUS
 
@@ -30,10 +35,59 @@ def test_ordered_chunks_come_back_in_order_chunk_by_chunk(monkeypatch, workers: 
     assert [len(part) for part in parts] == ([8, 8, 4] if workers > 1 else [1] * 20)
 
 
+def _workers() -> list[multiprocessing.process.BaseProcess]:
+    return [p for p in multiprocessing.active_children() if p.name == "quoteverify-worker"]
+
+
 def test_worker_errors_reach_the_caller(monkeypatch) -> None:
     monkeypatch.setattr(parallel, "MIN_ITEMS", 1)
-    with pytest.raises(ZeroDivisionError):
+    with pytest.raises(ZeroDivisionError) as raised:
         parallel.ordered_map(lambda x: 1 // x, [1, 0, 2] * 20, workers=2)
+    assert isinstance(raised.value.__cause__, parallel.RemoteTraceback)  # where it was raised, in the worker
+    assert "ZeroDivisionError" in str(raised.value.__cause__) and "in _work" in str(raised.value.__cause__)
+    assert _workers() == []
+
+
+def _killed_on_zero(x: int) -> int:
+    if x == 0:
+        os.kill(os.getpid(), signal.SIGKILL)  # as the kernel ends a process out of memory
+    return x
+
+
+def test_a_worker_that_dies_is_an_error_at_once_not_a_wait(monkeypatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_ITEMS", 1)
+    with pytest.raises(RuntimeError) as raised:
+        parallel.ordered_map(_killed_on_zero, [1, 0, 2] * 20, workers=2)
+    assert str(raised.value) == ("a worker process was killed (signal 9, out of memory?) before it sent back "
+                                 "its work")
+    assert _workers() == []
+
+
+def _stuck_on_one(x: int) -> int:
+    if x == 1:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        time.sleep(600)
+    return 1 // x
+
+
+def test_workers_still_busy_when_another_fails_are_ended_within_seconds(monkeypatch) -> None:
+    """One worker fails while the other is held up (and ignores SIGTERM): the failure is raised at once, and the
+    other is killed STOP_SECONDS later, not waited for."""
+    monkeypatch.setattr(parallel, "MIN_ITEMS", 1)
+    started = time.monotonic()
+    with pytest.raises(ZeroDivisionError):
+        parallel.ordered_map(_stuck_on_one, [0, 1, 2, 3], workers=2, chunk=1)
+    assert time.monotonic() - started < parallel.STOP_SECONDS + 20
+    assert _workers() == []
+
+
+def test_a_caller_that_stops_reading_ends_the_workers(monkeypatch) -> None:
+    monkeypatch.setattr(parallel, "MIN_ITEMS", 1)
+    parts = parallel.ordered_chunks(_square, list(range(400)), workers=2, chunk=4)
+    assert next(parts) == [0, 1, 4, 9]
+    assert len(_workers()) == 2
+    parts.close()
+    assert _workers() == []
 
 
 def test_parallel_run_is_byte_identical(monkeypatch) -> None:

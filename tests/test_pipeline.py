@@ -199,7 +199,8 @@ CASES = [
     pytest.param(
         "The committee did not approve the budget until March.", "interview-99",
         "verified", "exact", "interview-01", "The committee did not approve the budget until March.", set(),
-        ["claimed document 'interview-99' is not among the documents; searched all"], id="claimed-unknown"),
+        ["claimed document 'interview-99' is not among the documents; searched all, so which document it "
+         "comes from was not checked"], id="claimed-unknown"),
     pytest.param(
         "The patients noticed, of course.", "",
         "verified", "exact", "interview-02", "The patients noticed, of course.", set(), [], id="short-unclaimed"),
@@ -278,8 +279,10 @@ def test_location_fields() -> None:
     result = check("The committee did not approve the budget until March.", "interview-01")
     start, end = span_of(text, "The committee did not approve the budget until March.")
     assert (result.line, result.speaker, result.timestamp) == (5, "Maria", "")
+    # 100 characters each side, less a word cut at the edge: "in" starts at the 100th before; "came" is cut.
+    assert text[start - 101:start - 98] == " in" and text[end + 95:end + 102] == "hey cam"
     assert result.context_before == text[start - 100:start]
-    assert result.context_after == text[end:end + 100]
+    assert result.context_after == text[end:end + 98]
     assert result.document_sha256 == hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -302,7 +305,8 @@ def test_quote_from_another_speaker_is_flagged() -> None:
 def test_context_length_follows_the_config() -> None:
     result = check("The patients noticed, of course.", config={"embed": {"enabled": False},
                                                                "output": {"context_chars": 10}})
-    assert (result.context_before, result.context_after) == ("s?\nJames: ", " Some of t")
+    # Ten characters each side, less the words cut at the edge ("s?", "t").
+    assert (result.context_before, result.context_after) == ("\nJames: ", " Some of")
 
 
 def test_edited_need_review_when_configured() -> None:

@@ -196,7 +196,7 @@ def test_segments_checked_against_the_current_transcripts(tmp_path: Path) -> Non
     doc, a, b = expected[0]
     changed = texts[doc][:a] + "A new first line.\n" + texts[doc][a:b].replace(" 1000", " 1001", 1) + texts[doc][b:]
     (folder / "interview-01.txt").write_text(changed, encoding="utf-8")
-    result = CliRunner().invoke(main, ["verify", str(folder), str(path), "--no-embed", "--no-cache"])
+    result = CliRunner().invoke(main, ["verify", str(folder), str(path), "--no-embed", "--no-cache", "-o", "-"])
     assert result.exit_code == 0, result.output
     assert result.stderr.splitlines()[0] == (f"{path}: positions read as Unicode code points, byte-order mark "
                                              "counted, CRLF as 2 characters: 24 of 24 coded segments start and end "
@@ -303,7 +303,8 @@ def test_a_project_run_can_be_rerun(tmp_path: Path) -> None:
     assert first.exit_code == 0, first.output
     again = runner.invoke(main, ["rerun", str(manifest), "-o", str(tmp_path / "again.jsonl")])
     assert again.exit_code == 0, again.output
-    assert again.stderr.splitlines()[-1] == "Results are identical to the recorded run."
+    assert again.stderr.splitlines()[-1] == ("Results are identical to the recorded run: the same status and result "
+                                             "for every quote (12 verified, 0 review, 0 unverified).")
     # A source changed inside the project is named.
     changed = {**texts, "interview-02": texts["interview-02"].replace("Interviewer", "Interviewee", 1)}
     segments = [("interview-01", 0, 11, "c", "")]
@@ -358,7 +359,8 @@ def test_a_source_outside_the_project_is_a_warning_and_its_segments_are_reported
                                "as documents")
     assert [(r.quote_id, r.status, r.reasons) for r in run.results] == [
         ("G1", "unverified", ["coded segment of source 'far', whose text is not in the project: not checked",
-                              "claimed document 'far' is not among the documents; searched all"]),
+                              "claimed document 'far' is not among the documents; searched all, so which document it "
+         "comes from was not checked"]),
         ("G2", "verified", [])]
 
 

@@ -24,7 +24,9 @@ JAMES = "Three days is not enough to learn a new system."
 
 
 def invoke(*args) -> Result:
-    return CliRunner().invoke(main, ["verify", *map(str, args), "--no-embed", "--no-cache"])
+    """verify, its results on standard output unless an -o names a file."""
+    out = [] if "-o" in args else ["-o", "-"]
+    return CliRunner().invoke(main, ["verify", *map(str, args), "--no-embed", "--no-cache", *out])
 
 
 def write(path: Path, text: str) -> Path:
@@ -81,7 +83,7 @@ def test_columns_from_the_config(corpus_dir: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    ((), "Error: {t}: no quote column (looked for quote, text, quotation, quote_text, content); "
+    ((), "Error: {t}: no quote column (looked for quote, text, quotation, quote_text, content, excerpt); "
          "found columns: 'Passage', 'File'; name it with --quote-col"),
     (("--quote-col", "Pasage"), "Error: {t}: no column 'Pasage' (named with --quote-col); "
                                 "found columns: 'Passage', 'File'"),
@@ -96,7 +98,7 @@ def test_column_errors_name_the_option(corpus_dir: Path, tmp_path: Path, args, m
 
 
 @pytest.mark.parametrize(("columns", "message"), [
-    ({}, "{t}: no quote column (looked for quote, text, quotation, quote_text, content); found columns: 'Passage', "
+    ({}, "{t}: no quote column (looked for quote, text, quotation, quote_text, content, excerpt); found columns: 'Passage', "
          "'File'; name it with the config's columns.quote"),
     ({"quote": "Pasage"}, "{t}: no column 'Pasage' (named with the config's columns.quote); found columns: "
                           "'Passage', 'File'"),
@@ -142,7 +144,7 @@ def test_dataframe_with_own_columns() -> None:
     with pytest.raises(InputError) as error:
         quoteverify.verify(TINY_CORPUS, frame, NO_EMBED)
     assert str(error.value) == ("quotes (DataFrame): no quote column (looked for quote, text, quotation, quote_text, "
-                                "content); found columns: 'Passage', 'Doc'; name it with the config's "
+                                "content, excerpt); found columns: 'Passage', 'Doc'; name it with the config's "
                                 "columns.quote")
 
 
@@ -168,7 +170,8 @@ def test_document_names_match_ignoring_extension_and_case(claimed: str) -> None:
 def test_unknown_document_name_is_noted() -> None:
     rows = quoteverify.verify(TINY_CORPUS, [{"quote": MARIA, "document": "interview-9.txt"}], NO_EMBED)
     assert rows[0].status == "verified"
-    assert rows[0].reasons == ["claimed document 'interview-9.txt' is not among the documents; searched all"]
+    assert rows[0].reasons == ["claimed document 'interview-9.txt' is not among the documents; searched all, so "
+                               "which document it comes from was not checked"]
 
 
 def test_ambiguous_document_name_is_an_error() -> None:
@@ -179,7 +182,7 @@ def test_ambiguous_document_name_is_an_error() -> None:
                                 "interview-01; write the document id exactly (its file name without the extension)")
     # Written exactly, it is no longer ambiguous.
     assert check_claims([Quote(3, "q2", MARIA, claimed_document="Interview-01")],
-                        ["Interview-01", "interview-01"])[0].claimed_document == "Interview-01"
+                        ["Interview-01", "interview-01"]).quotes[0].claimed_document == "Interview-01"
 
 
 # --- CLI manners ------------------------------------------------------------------------------------
@@ -219,8 +222,8 @@ def test_a_command_is_one_library_call(corpus_dir: Path, tmp_path: Path) -> None
     out = io.BytesIO()
     console = commands.Console(say=said.append, echo=pytest.fail, write=out.write)
     table = write(tmp_path / "q.csv", f"id,quote\nok,{MARIA}\nbad,Nobody said this sentence at all.\n")
-    request = commands.VerifyRequest(paths=(corpus_dir, table), no_embed=True, no_cache=True, quiet=True,
-                                     fail_on="review")
+    request = commands.VerifyRequest(paths=(corpus_dir, table), outputs=(commands.STDOUT,), no_embed=True,
+                                     no_cache=True, quiet=True, fail_on="review")
     outcome = commands.verify(request, console)
     assert outcome.exit_code == 1 and [r.status for r in outcome.run.results] == ["verified", "unverified"]
     assert said == ["Failed (--fail-on review): 1 quote: bad (row 3, unverified)"]
@@ -344,9 +347,9 @@ def test_workbook_shows_claims_context_and_own_columns(corpus_dir: Path, tmp_pat
 def test_the_columns_read_are_said_before_the_summary(corpus_dir: Path, tmp_path: Path) -> None:
     table = write(tmp_path / "q.csv", f"id,quote,document\nq1,{MARIA},interview-01\n")
     lines = invoke(corpus_dir, table).stderr.splitlines()
-    assert lines[-3] == ("Columns: quote = 'quote', quote_id = 'id', document = 'document', speaker = (none), "
+    assert lines[-4] == ("Columns: quote = 'quote', quote_id = 'id', document = 'document', speaker = (none), "
                          "finding = (none)")
-    assert lines[-2].startswith("1 quote: 1 verified, 0 review, 0 unverified (")
+    assert lines[-3].startswith("1 quote: 1 verified, 0 review, 0 unverified (")
 
 
 def test_a_run_with_named_columns_reruns_with_them(corpus_dir: Path, tmp_path: Path) -> None:
@@ -357,7 +360,8 @@ def test_a_run_with_named_columns_reruns_with_them(corpus_dir: Path, tmp_path: P
     assert first.exit_code == 0, first.output
     again = CliRunner().invoke(main, ["rerun", str(manifest), "-o", str(tmp_path / "again.jsonl")])
     assert again.exit_code == 0, again.output
-    assert again.stderr.splitlines()[-1] == "Results are identical to the recorded run."
+    assert again.stderr.splitlines()[-1] == ("Results are identical to the recorded run: the same status and "
+                                             "result for every quote (0 verified, 1 review, 0 unverified).")
     assert json.loads((tmp_path / "again.jsonl").read_text(encoding="utf-8"))["match_type"] == "misattributed"
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -19,7 +20,8 @@ from ..model.errors import ConfigError, InputError
 from ..model.lexicon import languages
 from ..model.manuscript import MANUSCRIPT_FORMATS
 from ..model.rows import to_frame
-from ..model.types import LAYOUTS, Escalation, Progress, Recheck, Run
+from ..model.text import plural
+from ..model.types import LAYOUTS, Escalation, Progress, QuoteResult, Recheck, Run, count_by_decision, count_by_status
 from ..model.version import __version__
 from ..pipeline.stages import run, verify
 from ..plumbing.manifest import (
@@ -35,6 +37,7 @@ from ..plumbing.manifest import (
     results_sha256,
     sha256_file,
     summarize,
+    verdicts_sha256,
 )
 from ..plumbing.transaction import write_bytes_atomic
 from ..sources.documents import DocumentsGiven
@@ -100,7 +103,8 @@ def build_manifest(run: Run, *, base: str | Path = ".", quotes_path: str | Path 
         command=command, config=run.config.as_dict(), embedding=embedding_record(run.embedder), windows=run.windows,
         documents=documents, quotes=quotes, outputs=tuple(relative_path(o, base) for o in outputs),
         results_sha256=results_sha256(run.results), summary=summarize(run.results), environment=environment(),
-        warnings=tuple(run.warnings), languages=_languages(run), layouts=_layouts(run))
+        warnings=tuple(run.warnings), languages=_languages(run), layouts=_layouts(run),
+        verdicts_sha256=verdicts_sha256(run.results))
 
 
 def _languages(run: Run) -> dict[str, dict[str, Any]]:
@@ -182,6 +186,58 @@ def rerun(manifest: Manifest, *, base: str | Path, embedder: Embedder | None = N
               if path.suffix.lower() in MANUSCRIPT_FORMATS else
               load_quotes(path, sheet=manifest.quotes.sheet or None, columns=vars(config.columns)))
     return run(document_paths(manifest, base), quotes, config, embedder=embedder, progress=progress)
+
+
+@dataclass(frozen=True)
+class Repeated:
+    """How a rerun's results compare with those of the run its manifest records: what the check found (every
+    field of every result but the decisions and notes: ``same``; None when an older manifest, whose run held
+    decisions, cannot tell them apart), and, apart, how many decisions each holds."""
+
+    same: bool | None
+    then: dict[str, int]  # counts by status
+    now: dict[str, int]
+    decided_then: int | None  # None: an older manifest does not say
+    decided_now: int
+
+    def lines(self, carried_from: Path | None) -> list[str]:
+        """What rerun says: the results, then the decisions."""
+        now, then = _counts(self.now), _counts(self.then)
+        if self.same:
+            lines = [f"Results are identical to the recorded run: the same status and result for every quote ({now})."]
+        elif self.same is None:
+            lines = [f"Results differ from the recorded run in their results or their decisions ({now}; then {then}): "
+                     "its manifest, written by an older quoteverify, does not tell the two apart."]
+        elif self.now == self.then:
+            lines = [f"Results differ from the recorded run: the same counts ({now}), but the result of some quote "
+                     "changed (where it was found, its match or its reasons)."]
+        else:
+            lines = [f"Results differ from the recorded run: {now}; it had {then}."]
+        source = f", carried from {carried_from}" if carried_from is not None else ""
+        if self.decided_then is None:
+            lines.append(f"Decisions, apart from the results: {plural(self.decided_now, 'quote')} decided now{source}.")
+        elif self.decided_then or self.decided_now:
+            lines.append(f"Decisions, apart from the results: {self.decided_then} in the recorded run, "
+                         f"{self.decided_now} now{source}.")
+        return lines
+
+
+def _counts(status: dict[str, int]) -> str:
+    return ", ".join(f"{status.get(s, 0)} {s}" for s in ("verified", "review", "unverified"))
+
+
+def compare_with_recorded(manifest: Manifest, results: list[QuoteResult]) -> Repeated:
+    """``results`` (a rerun's, with the decisions it carried) against the run ``manifest`` records."""
+    decided = sum(count_by_decision(results).values())
+    if manifest.verdicts_sha256:
+        same: bool | None = verdicts_sha256(results) == manifest.verdicts_sha256
+    elif verdicts_sha256(results) == manifest.results_sha256 or results_sha256(results) == manifest.results_sha256:
+        same = True  # the recorded run held no decisions, or these same ones
+    else:
+        same = None
+    recorded = manifest.summary.decisions
+    return Repeated(same, dict(manifest.summary.status), count_by_status(results),
+                    sum(recorded.values()) if recorded else None, decided)
 
 
 def recorded_outputs(manifest: Manifest, *, base: str | Path, source: str | Path) -> tuple[Path, ...]:

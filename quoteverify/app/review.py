@@ -156,12 +156,11 @@ class Held:
     def said(self, *, carried: bool, previous: Path | None = None, repeat: bool = False) -> str:
         """The line that says what becomes of these decisions."""
         what = f"{self.path} holds the decisions or notes of {plural(self.decided, 'quote')}"
-        if repeat:
-            how = "a rerun repeats the recorded run and carries none"
-        elif carried:
-            how = f"carried into this run, as --previous {self.path} would"
+        if carried:
+            how = "carried into this rerun" if repeat else f"carried into this run, as --previous {self.path} would"
         elif previous is not None:
-            how = f"this run carries those of --previous {previous} instead"
+            how = (f"this rerun carries those of {previous} instead" if repeat
+                   else f"this run carries those of --previous {previous} instead")
         else:
             how = "not carried (it has no fingerprint of each quote)"
         return f"{what}: {how}; when it is replaced, the old file is kept as {self.backup}"
@@ -215,12 +214,18 @@ class Carried:
     invalid: tuple[ReviewedQuote, ...] = ()  # rows whose decision is not one of DECISIONS: not carried (a note is)
     conflicting: tuple[str, ...] = ()        # quote ids with different decisions or notes on several rows
     unmatched: bool = False                  # no quote id of the workbook is among the results
+    settled: int = 0  # of those changed, the quotes verified now: they need no decision
 
     def summary(self, source: Path) -> str:
-        changed = ("1 reviewed quote changed (its text or where it was found) and needs" if self.changed == 1 else
-                   f"{self.changed} reviewed quotes changed (their text or where they were found) and need")
-        line = (f"{source}: carried the decisions and notes of {plural(self.carried, 'quote')}; {changed} "
-                "a new look")
+        looks = self.changed - self.settled
+        changed = ("1 reviewed quote changed (its text or where it was found) and needs" if looks == 1 else
+                   f"{looks} reviewed quotes changed (their text or where they were found) and need")
+        line = f"{source}: carried the decisions and notes of {plural(self.carried, 'quote')}"
+        if looks or not self.settled:
+            line += f"; {changed} a new look"
+        if self.settled:
+            line += (f"; {plural(self.settled, 'reviewed quote')} changed and "
+                     f"{'is' if self.settled == 1 else 'are'} verified now, needing no decision")
         if self.invalid:
             shown = ", ".join(f"{q.cell} {q.problem.split(';')[0].removeprefix('invalid decision ')}"
                               for q in self.invalid[:LISTED])
@@ -268,19 +273,20 @@ def carry_decisions(results: Iterable[QuoteResult], review: Review) -> Carried:
         del previous[quote_id]
     results = list(results)
     ids = {r.quote_id for r in results}
-    carried_results, carried, changed = [], 0, 0
+    carried_results, carried, changed, settled = [], 0, 0, 0
     for result in results:
         before = previous.get(result.quote_id)
         if before is None:
             carried_results.append(result)
         elif before.fingerprint != fingerprint(result):
             changed += 1
+            settled += result.status == "verified"
             carried_results.append(result)
         else:
             carried += 1
             carried_results.append(replace(result, decision=before.decision, reviewer_note=before.reviewer_note))
     unmatched = not any(q.quote_id in ids for q in review.quotes)
-    return Carried(carried_results, carried, changed, invalid, tuple(conflicting), unmatched)
+    return Carried(carried_results, carried, changed, invalid, tuple(conflicting), unmatched, settled)
 
 
 def review_bytes(review: Review, *, suffix: str) -> bytes:

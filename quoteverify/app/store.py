@@ -169,7 +169,7 @@ def _resolve(target: str | Path | None, *, create: bool) -> tuple[Any, str]:
     if not path.parent.exists():
         if target is not None:
             raise StoreError(f"{path}: folder {path.parent} does not exist; create it or choose another path")
-        path.parent.mkdir(parents=True)
+        path.parent.mkdir(parents=True, exist_ok=True)  # several first runs at once all make it
     return sa.engine.URL.create("sqlite", database=str(path)), str(path)
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..model.errors import InputError, OutputError
 from ..model.rows import results_file_bytes, results_from_jsonl
 from ..model.text import plural, utf8
-from ..model.types import MATCH_TYPES, Findings, QuoteResult
+from ..model.types import MATCH_TYPES, Findings, QuoteResult, count_by_decision
 from ..plumbing.guard import marked
 from ..plumbing.manifest import Manifest, Summary, summarize
 from ..plumbing.transaction import write_bytes_atomic
@@ -93,7 +93,9 @@ def _share(n: int, total: int) -> str:
     return f"{n} ({n / total:.1%}) {verb}"
 
 
-def _method(manifest: Manifest) -> str:
+def _method(manifest: Manifest) -> list[str]:
+    """The methods, a paragraph a subject: what was read and how it was searched, the verdict contract (its
+    parts), meaning, languages."""
     config = manifest.config
     window, index, align, verdict = config["window"], config["index"], config["align"], config["verdict"]
     backend = " ".join(filter(None, (index["backend"], manifest.environment["packages"].get(index["backend"]))))
@@ -102,7 +104,8 @@ def _method(manifest: Manifest) -> str:
         f"(Python {manifest.environment['python']}). Before matching, the text of the "
         f"{plural(len(manifest.documents), 'source document')} and of every quote was normalized "
         "(Unicode NFKC, case folding, typographic quotation marks and dashes unified, whitespace and line "
-        "breaks collapsed); every location reported is a character span of the original file. "
+        "breaks collapsed); every location reported is a character span of the original file.")
+    search = (
         f"The documents were split into {plural(manifest.windows, 'overlapping window')} of {window['size']} "
         f"word tokens, each sharing {window['overlap']:.0%} of its words with the next, and the windows were "
         f"indexed with BM25 ({backend}, k1 = {_num(index['k1'])}, b = {_num(index['b'])}). "
@@ -110,14 +113,15 @@ def _method(manifest: Manifest) -> str:
         "where an ellipsis marks an omission (fragments in source order, at most "
         f"{align['max_gap_words']} source words per omission); any other quote was aligned word by word "
         f"against the {index['top_k']} best-scoring BM25 regions, in at most {align['max_pieces']} pieces, "
-        "so that splices and reorderings show as separate pieces. " + _contract(verdict))
-    return (text + _embedding(manifest) + _languages(manifest)
-            + "Quotes that could not be located were classed unverified.")
+        "so that splices and reorderings show as separate pieces. Quotes that could not be located were classed "
+        "unverified.")
+    return [text, search, *_contract(verdict), _embedding(manifest).strip(), _languages(manifest).strip()]
 
 
-def _contract(verdict: dict) -> str:
-    """The verdict contract as the run applied it: each benign difference and its test, and the severities."""
-    text = (
+def _contract(verdict: dict) -> list[str]:
+    """The verdict contract as the run applied it, a paragraph a part: the benign differences and their tests,
+    what a quote may leave out, cut sentences, light edits, what sent a quote to review and the severities."""
+    benign = (
         "Each difference between a quote and its source passage was named, and counted as benign only when a "
         "positive test showed it to be: normalization (quotation marks, dashes, spacing, line breaks, a word "
         "hyphenated at a line end) and punctuation that does not turn a question into a statement or back nor "
@@ -127,14 +131,17 @@ def _contract(verdict: dict) -> str:
         "the quoted words; a British or American spelling of the same word, unless the quote's spelling names "
         "only one sense of the source's word (cheque for check); the same number in another form "
         "(digits or words, a percent sign or the word, a currency sign or its name, an abbreviated million or "
-        "billion, an ordinal, a time of day) where the word is a number there (not 'no 1' for 'no one'); "
-        "[sic]; a bracket that changes only case, that inserts only "
+        "billion, an ordinal, a time of day) where the word is a number there (not 'no 1' for 'no one').")
+    brackets = (
+        "Of editorial brackets, [sic] counted as benign, and a bracket that changes only case, that inserts only "
         "function words, that glosses the pronoun it follows with words the speaker has just said (after the "
         "speaker's own pronoun: with the name on the speaker's label), that puts a pronoun for a name or noun "
         "phrase, that shifts the speaker's pronoun to the third person where no other person is named before "
         "it in the turn, or that puts a noun phrase for a third-person or demonstrative pronoun (not a "
         "determiner) naming only what the speaker said in that sentence or the one before (at most "
-        f"{verdict['bracket_context_words']} words). What a quote leaves out counted as benign only when a test "
+        f"{verdict['bracket_context_words']} words).")
+    omitted = (
+        "What a quote leaves out counted as benign only when a test "
         "showed it empty of content: under an ellipsis, whole sentences of one speaker's turn (of one "
         "paragraph, where the transcript has no speaker labels) after which the kept sentence does not open "
         "with a word that points back into them (this, that, it) or with an answer to them (yes, no); fillers, "
@@ -143,8 +150,10 @@ def _contract(verdict: dict) -> str:
         f"begun again (of up to {verdict['false_start_words']} words); or an aside set off by parentheses, "
         "dashes, or commas after a relative pronoun or discourse marker, holding no negation, number, name, "
         "quantifier, limiter, hedge, condition, contrast, correction or reporting frame; never across a change "
-        f"of speaker and for at most {verdict['max_elided_words']} source words. The rest of a sentence cut by "
-        "an ellipsis at a quote's start or end counted as benign only when it held no word of those classes; "
+        f"of speaker and for at most {verdict['max_elided_words']} source words.")
+    cut = (
+        "The rest of a sentence cut by an ellipsis at a quote's start or end counted as benign only when it held "
+        "no word of those classes; "
         f"a quote of {verdict['excerpt_min_words']} words or more that starts or ends inside a sentence "
         "without an ellipsis was sent to review when the rest of that sentence turns it (a contrast, "
         "condition, correction or attribution within as many words as the quote has, at most "
@@ -152,9 +161,14 @@ def _contract(verdict: dict) -> str:
         "it; in German and Dutch, a separable verb's particle alone after it; a hedge, limiter or quantifier "
         "that is all the rest of the sentence on either side; a negation, "
         "attribution, frame of belief or condition just before it), or when the speaker broke off where it "
-        "ends and began again")
+        "ends and began again.")
+    return [benign, brackets, omitted, cut, _edits(verdict), *_review_and_severity(verdict)]
+
+
+def _edits(verdict: dict) -> str:
+    """Light edits (or that they were sent to review), the word classes, and when a quote counted as located."""
     if verdict["edited_is_verified"]:
-        text += ("; and, as light edits, fillers and stutters left out without an ellipsis, contractions spelt "
+        edits = ("As light edits, fillers and stutters left out without an ellipsis, contractions spelt "
                  "out (an ambiguous one, 'd or 's, unless the verb after it contradicts the reading: had before "
                  "a plain verb, would before a past participle, has before an -ing form, is before been, had or "
                  "got) or made, and slips of the keyboard: a spelling one edit "
@@ -162,36 +176,40 @@ def _contract(verdict: dict) -> str:
                  "written in one script and is no word of the language at any frequency (below Zipf frequency "
                  f"{_num(verdict['word_min_zipf'])} in the wordfreq word list), never in a name, number or "
                  "negation nor dropping a letter of a negating prefix (uable for unable), in at most "
-                 f"{verdict['edited_max_changes']:.0%} of the words. ")
+                 f"{verdict['edited_max_changes']:.0%} of the words, counted as benign.")
     else:
-        text += (". Quotes with disfluencies left out, slips of the keyboard or contractions changed were sent "
-                 "to review. ")
-    text += ("The word classes come from a word list per language shipped with quoteverify; in a language "
+        edits = ("Quotes with disfluencies left out, slips of the keyboard or contractions changed were sent "
+                 "to review.")
+    edits += (" The word classes come from a word list per language shipped with quoteverify; in a language "
              "without one, no slip, bracket that replaces words, or ellipsis inside a sentence counted as benign. "
              f"A quote counted as located when at least {verdict['min_coverage']:.0%} of its words aligned with "
-             "a source passage. ")
-    return text + _review_and_severity(verdict)
+             "a source passage.")
+    return edits
 
 
-def _review_and_severity(verdict: dict) -> str:
+def _review_and_severity(verdict: dict) -> list[str]:
     """What sent a quote to review, the severities, and which of several places was reported."""
-    return (
+    review = (
         "Any other difference — a changed number, negation or name, a splice, a reordering, any other changed "
         f"word — or a fuzzy match ratio below {_num(verdict['min_match_ratio'])} sent a located quote to review, "
-        "as did a match in another document than the one named for the quote (misattribution). Every quote in "
-        "review was given a severity: high where a claim was altered or inverted (a changed number, negation or "
-        "name, a word exchanged, a bracket standing for other words than the source's, a splice, a reordering, "
+        "as did a match in another document than the one named for the quote (misattribution).")
+    severity = (
+        "Every quote in review was given a severity: high where a claim was altered or inverted (a changed "
+        "number, negation or name, a word exchanged, a bracket standing for other words than the source's, a "
+        "splice, a reordering, "
         "a misattribution, an ellipsis that joins two speakers' words or hides a negation or number); medium "
         "where content was left out or put in (an omission no test showed empty, words dropped or added, a "
         "bracket or scare quotes that add content, a slip into another real word, a form that may read "
         "otherwise than the source's: a contraction spelt out against its verb, digits for a word that is no "
         "number there, a spelling that names one sense of the word); low where the difference is cosmetic or "
         "uncertain (a question made a statement, a case change that makes another word, a hyphen, a letter of "
-        "another script, only an intensifier left out, too many slips). "
+        "another script, only an intensifier left out, too many slips).")
+    places = (
         "Where a quote stood in several places, the one reported was, in this order of precedence, in a turn of "
         "the speaker named for it, in the document named for it, or elsewhere (the first of equally good ones); "
         "another speaker was reported only when no place was in a turn of the speaker named, and another "
-        "document only when the document named held none. ")
+        "document only when the document named held none.")
+    return [review, severity, places]
 
 
 def _embedding(manifest: Manifest) -> str:
@@ -278,6 +296,28 @@ def _results(summary: Summary, manifest: Manifest, manifest_name: str, style: _S
             + style.escape(" repeats the check and reports any input changed since."))
 
 
+def _decisions(results: list[QuoteResult]) -> str:
+    """What the reviewer decided, counted from the decisions the results hold."""
+    asked = [r for r in results if r.status != "verified"]
+    counts = count_by_decision(results)
+    decided = sum(counts.values())
+    if not decided:
+        if not asked:
+            return ""
+        return (f"No reviewer's decision on the {plural(len(asked), 'quote')} in review or unverified is recorded "
+                "with these results.")
+    fixed = counts["fix quote"] + counts["fix source"]
+    how = ", ".join(filter(None, (f"{counts['fix quote']} by correcting the quote" if counts["fix quote"] else "",
+                                  f"{counts['fix source']} by correcting the source" if counts["fix source"] else "")))
+    undecided = sum(not r.decision for r in asked)
+    text = (f"A reviewer decided {plural(decided, 'quote')}: accepted {counts['accept']}, rejected "
+            f"{counts['reject']} and fixed {fixed}{f' ({how})' if how else ''}. ")
+    text += (f"Of the {plural(len(asked), 'quote')} in review or unverified, {undecided} "
+             f"{'was' if undecided == 1 else 'were'} left undecided." if undecided else
+             "Every quote in review or unverified was decided." if asked else "")
+    return text.strip()
+
+
 def _paging(results: list[QuoteResult]) -> str:
     """How pages and page furniture were read, when a quote was found in a paged source."""
     if not any(r.page for r in results):
@@ -347,10 +387,10 @@ def render_appendix(results: list[QuoteResult], manifest: Manifest, *, style: st
                "begins, and how many places of the document hold the quote as well where there are several.")
     if any(r.cite for r in results):
         caption += " In a line-numbered transcript, the location is the page:line of the first and last word."
-    blocks = [s.preamble, s.heading("Quote verification"),
-              s.escape(_method(manifest) + _paging(results) + _lined(results, manifest)),
-              _results(summarize(results), manifest, manifest_name, s), s.escape(caption),
-              s.table(TABLE_HEADER, [_row(r) for r in results]), _findings(findings, s)]
+    methods = [*_method(manifest), _paging(results).strip(), _lined(results, manifest).strip()]
+    blocks = [s.preamble, s.heading("Quote verification"), *map(s.escape, filter(None, methods)),
+              _results(summarize(results), manifest, manifest_name, s), s.escape(_decisions(results)),
+              s.escape(caption), s.table(TABLE_HEADER, [_row(r) for r in results]), _findings(findings, s)]
     return "\n\n".join(b for b in blocks if b) + "\n"
 
 

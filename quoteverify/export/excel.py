@@ -36,6 +36,7 @@ from ..model.types import (
     count_by_status,
     fingerprint,
     triage_order,
+    unchecked_claim,
     weight,
 )
 from ..model.version import __version__
@@ -56,6 +57,10 @@ STATUS_COLOURS = {"verified": ("C6EFCE", "006100"), "review": ("FFEB9C", "9C5700
                   "unverified": ("FFC7CE", "9C0006")}
 # A review's severity, (fill, text) as the review page's badges: red, orange, grey.
 SEVERITY_COLOURS = {"high": ("FFC7CE", "9C0006"), "medium": ("FCE4D6", "C55A11"), "low": ("EDEDED", "595959")}
+# A verified quote whose claimed document or speaker was not checked (model.types.unchecked_claim): paler, in
+# the amber text of a caution, so the column does not read as plain green.
+UNCHECKED_COLOURS = ("EBF1DE", "7F6000")
+UNCHECKED = "verified, claim not checked"  # its style's name, and the Guide's
 CHART_COLOURS = {"verified": "63BE7B", "review": "FFCC00", "unverified": "F8696B"}
 # Highlight of a differing passage by the kind of difference: load-bearing changes in bold red,
 # other changes in bold orange, benign ones (normalization, disfluency, ...) in blue.
@@ -380,7 +385,9 @@ class _Styles:
             header=style("header", bold=True, background="D9D9D9", alignment=header_alignment),
             reviewer_header=style("reviewer header", bold=True, background="BDD7EE", alignment=header_alignment),
             title=style("title", bold=True, size=FONT_SIZE + 1),
-            status={s: style(s, colour=fg, background=bg, alignment=top) for s, (bg, fg) in STATUS_COLOURS.items()},
+            status={**{s: style(s, colour=fg, background=bg, alignment=top) for s, (bg, fg) in STATUS_COLOURS.items()},
+                    UNCHECKED: style(UNCHECKED, colour=UNCHECKED_COLOURS[1], background=UNCHECKED_COLOURS[0],
+                                     alignment=top)},
             severity={s: style(f"severity {s}", colour=fg, background=bg, alignment=top)
                       for s, (bg, fg) in SEVERITY_COLOURS.items()},
             column={c.name: body[(c.wrap, c.number_format)] for c in ALL_COLUMNS},
@@ -446,7 +453,7 @@ def _quote_row(sheet, result: QuoteResult, styles: _Styles, columns: tuple[Colum
             cells.append(None)
             continue
         if column.name == "status":
-            style = styles.status.get(result.status)
+            style = styles.status.get(UNCHECKED if unchecked_claim(result) else result.status)
         elif column.name == "severity":
             style = styles.severity.get(result.severity)
         else:
@@ -499,6 +506,13 @@ def _write_quotes(sheet, results: list[QuoteResult], styles: _Styles) -> None:
 # --- the Summary sheet ----------------------------------------------------------------------------
 
 
+def _status_rows(results: list[QuoteResult], statuses: dict[str, int]) -> list[list]:
+    """The Summary's counts by status, then of the verified quotes whose claim was not checked, if any."""
+    unchecked = Counter(unchecked_claim(r) for r in results)
+    return ([[s, statuses[s]] for s in STATUSES] + [["total", len(results)]]
+            + [[f"{UNCHECKED} ({what})", unchecked[what]] for what in ("document", "speaker") if unchecked[what]])
+
+
 def _write_summary(sheet, results: list[QuoteResult], styles: _Styles) -> None:
     # openpyxl takes half a second to import; only workbooks need it.
     from openpyxl.chart import BarChart, Reference
@@ -519,8 +533,7 @@ def _write_summary(sheet, results: list[QuoteResult], styles: _Styles) -> None:
         return header_row
 
     statuses = count_by_status(results)
-    table("Quotes by status", ["status", "quotes"],
-          [[s, statuses[s]] for s in STATUSES] + [["total", len(results)]])
+    table("Quotes by status", ["status", "quotes"], _status_rows(results, statuses))
     severities = count_by_severity(results)
     table("Quotes in review by severity", ["severity", "quotes"],
           [[s, severities[s]] for s in SEVERITIES] + [["total", statuses["review"]]])
@@ -663,7 +676,7 @@ def _write_guide(sheet, styles: _Styles) -> None:
         sample = (CellRichText([TextBlock(styles.highlight[weights[colour]], colour)]) if colour in weights
                   else colour)
         # A status's or severity's sample cell wears its colours, as on the Quotes sheet.
-        worn = styles.status.get(meaning) or styles.severity.get(meaning) or styles.wrap
+        worn = styles.status.get(meaning.split(":")[0]) or styles.severity.get(meaning) or styles.wrap
         row(sample, what, meaning, styled={0: worn})
     row()
     row("decision", *(f"for a quote in {s}" for s in guide.DECISION_STATUSES), style=styles.header)

@@ -34,6 +34,9 @@ SEVERITY_NOTE = "Only quotes in review have a severity and a p_change: how likel
 # (what is coloured, colour, meaning): the workbook's and the page's colours, in words.
 COLOURS = (
     ("status", "green", "verified"),
+    ("status", "pale green", "verified, claim not checked: the document the quote table names for it is none of "
+                             "the sources (or no speaker label tells its speaker), so where it comes from was not "
+                             "checked; the reasons say so"),
     ("status", "yellow", "review"),
     ("status", "red", "unverified"),
     ("severity", "red", "high"),

@@ -35,7 +35,6 @@ from ..plumbing import wordml
 from ..plumbing.archive import ArchiveLimits, check_archive
 from ..plumbing.transaction import write_bytes_atomic, write_output
 from .appendix import cited_page
-from .guide import SEVERITY_MEANING
 
 # Said at the start of every note, and how a draft that holds them already is told.
 NOTE_MARK = "quoteverify"
@@ -93,9 +92,9 @@ def _location(result: QuoteResult) -> str:
 
 
 def _status(result: QuoteResult) -> str:
-    if result.status == "review":
-        meaning = SEVERITY_MEANING.get(result.severity, "").split(":")[0].lower()
-        return f"review, {result.severity}: {meaning} ({result.match_type})"
+    if result.status == "review" and result.p_change is not None:
+        odds = f"{result.p_change:.0%} likely a change of meaning"
+        return f"review, {result.severity}: {odds} ({result.match_type})"
     return f"{result.status} ({result.match_type})"
 
 

@@ -40,6 +40,7 @@ from ..model.types import (
     document_label,
     fingerprint,
     triage_order,
+    unchecked_claim,
     weight,
 )
 from ..plumbing.guard import marked
@@ -84,7 +85,7 @@ def _card(result: QuoteResult) -> dict[str, Any]:
     differences = shown_differences(result.differences)
     card = {
         "id": result.quote_id, "row": result.row, "status": result.status, "match": result.match_type,
-        "confidence": result.confidence, "band": result.band, "severity": result.severity,
+        "confidence": result.confidence, "band": result.band, "severity": result.severity, "p_change": result.p_change,
         # What a QDA project codes the segment as (all its codes), and the finding the quote is cited for.
         "codes": result.extra.get("codes", ""), "finding": result.finding,
         "quote": _segments(result.quote, [(d.quote_text, d.kind) for d in differences]),
@@ -100,6 +101,7 @@ def _card(result: QuoteResult) -> dict[str, Any]:
         "suggestion": result.suggestion, "cosine": result.cosine, "match_ratio": result.match_ratio,
         "bm25": result.bm25_score, "fp": fingerprint(result),
         "decision": result.decision, "note": result.reviewer_note,
+        "unchecked": unchecked_claim(result),  # pale green: the claimed document or speaker was not checked
     }
     # Empty fields are left out: the script reads a missing one as empty, and the file stays smaller.
     return {k: v for k, v in card.items() if v not in ("", None, [])}

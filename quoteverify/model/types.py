@@ -497,6 +497,24 @@ def count_by_status(results: Iterable[QuoteResult]) -> dict[str, int]:
     return {status: counts[status] for status in STATUSES}
 
 
+def unchecked_claim(result: QuoteResult) -> str:
+    """What the quote table claims for a verified quote that was not checked: "document" when the document it
+    names is none of the sources (the quote was found in another), "speaker" when the speaker it names could not
+    be compared (no speaker label where it was found); else "". A claim checked and wrong is never verified."""
+    if result.status != "verified":
+        return ""
+    if result.claimed_document and result.claimed_document != result.document:
+        return "document"
+    return "speaker" if result.claimed_speaker and not result.speaker else ""
+
+
+def count_by_decision(results: Iterable[QuoteResult]) -> dict[str, int]:
+    """How many quotes have each decision, in the order of DECISIONS (0 where none); other values and none are
+    not counted."""
+    counts = Counter(r.decision for r in results)
+    return {decision: counts[decision] for decision in DECISIONS}
+
+
 def count_by_severity(results: Iterable[QuoteResult]) -> dict[str, int]:
     """How many quotes in review have each severity, in the order of SEVERITIES (0 where none)."""
     counts = Counter(r.severity for r in results if r.status == "review")

@@ -5,25 +5,33 @@ them with the parent (copy-on-write) instead of receiving them; only the quote
 indexes go out and the named results come back. Where fork is not available,
 or the work is too small to repay starting workers, everything runs in this
 process.
+
+Each worker has a pipe of its own, fed one chunk at a time by a thread of this
+process (``_Workers``), rather than sharing multiprocessing.Pool's queue: a
+Pool worker that dies while it waits for a task holds the queue's lock for
+ever, and the Pool's clean-up then waits for that lock for ever too. Here a
+worker that dies is an error at once, and the workers are ended, within
+seconds, however the work ends: done, failed, given up (the caller stopped
+reading) or interrupted.
 """
 from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import queue
 import signal
+import threading
+import traceback
 from collections.abc import Callable, Iterator, Sequence
-from multiprocessing.connection import Connection
-from typing import Any
+from multiprocessing.connection import Connection, wait
+from typing import Any, cast
 
 MIN_ITEMS = 100  # fewer items than this run in this process: starting workers costs more
 CHUNK = 16
+# Seconds a worker has to end by itself once it is told to (its chunk done, or SIGTERM): then it is killed.
+STOP_SECONDS = 2.0
 
 _task: Callable[[Any], Any] | None = None
-
-
-def _run_chunk(chunk: Sequence[Any]) -> list[Any]:
-    assert _task is not None
-    return [_task(item) for item in chunk]
 
 
 def ordered_map(task: Callable[[Any], Any], items: Sequence[Any], *, workers: int,
@@ -45,7 +53,8 @@ def ordered_map(task: Callable[[Any], Any], items: Sequence[Any], *, workers: in
 def ordered_chunks(task: Callable[[Any], Any], items: Sequence[Any], *, workers: int, min_items: int | None = None,
                    chunk: int | None = None, beside: Callable[[], None] | None = None) -> Iterator[list[Any]]:
     """What ``ordered_map`` returns, as it comes back: chunk by chunk in order (item by item in this process),
-    so that the caller can use each while the workers go on."""
+    so that the caller can use each while the workers go on. An exception of ``task`` in a worker is raised
+    here (the worker's traceback as its cause)."""
     global _task
     min_items = MIN_ITEMS if min_items is None else min_items
     chunk = chunk or CHUNK
@@ -56,13 +65,145 @@ def ordered_chunks(task: Callable[[Any], Any], items: Sequence[Any], *, workers:
     chunks = [items[i:i + chunk] for i in range(0, len(items), chunk)]
     _task = task
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parts = pool.imap(_run_chunk, chunks)
-            if beside:
-                beside()
-            yield from parts
+        pool = _Workers(min(workers, len(chunks)), chunks)
     finally:
-        _task = None
+        _task = None  # the workers have their copy
+    try:
+        if beside:
+            beside()
+        yield from pool.in_order()
+    finally:
+        pool.stop()
+
+
+class RemoteTraceback(Exception):
+    """Where a worker's exception was raised: its traceback, as text."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class _Workers:
+    """``count`` forked worker processes, each with a pipe of its own, and a thread here that sends each idle
+    worker the next chunk and queues what comes back: (chunk index, whether the task ran, its value or the
+    exception)."""
+
+    def __init__(self, count: int, chunks: Sequence[Sequence[Any]]):
+        context = multiprocessing.get_context("fork")
+        self._chunks = chunks
+        self._back: queue.SimpleQueue[tuple[int, bool, Any]] = queue.SimpleQueue()
+        self._stopping = threading.Event()
+        self._pipes: list[Connection] = []
+        self._processes: list[Any] = []
+        for _ in range(count):
+            ours, theirs = context.Pipe()
+            process = context.Process(target=_work, args=(theirs, tuple(self._pipes)), name="quoteverify-worker",
+                                      daemon=True)
+            process.start()
+            theirs.close()  # before the next fork: a worker that dies is then an end of file here at once
+            self._pipes.append(ours)
+            self._processes.append(process)
+        self._feeder = threading.Thread(target=self._fed, name="quoteverify-feeder", daemon=True)
+        self._feeder.start()
+
+    def _fed(self) -> None:
+        try:
+            self._feed()
+        except Exception as exc:  # a fault of the feeder itself: raised where the results are read, not waited for
+            self._back.put((-1, False, (exc, None)))
+
+    def _feed(self) -> None:
+        waiting = iter(range(len(self._chunks)))
+        busy: dict[Connection, int] = {}
+
+        def send_next(pipe: Connection) -> None:
+            index = next(waiting, None)
+            if index is None or self._stopping.is_set():
+                return
+            try:
+                pipe.send(self._chunks[index])
+                busy[pipe] = index
+            except OSError:  # it has ended already: said as such
+                self._back.put((index, False, _lost(self._processes[self._pipes.index(pipe)])))
+
+        for pipe in self._pipes:
+            send_next(pipe)
+        while busy:
+            for ready in wait(list(busy)):
+                pipe = cast(Connection, ready)
+                index = busy.pop(pipe)
+                try:
+                    ran, value = pipe.recv()
+                except (EOFError, OSError):
+                    ran, value = False, _lost(self._processes[self._pipes.index(pipe)])
+                self._back.put((index, ran, value))
+                if ran:
+                    send_next(pipe)
+        for pipe in self._pipes:  # all done: each worker ends
+            with contextlib.suppress(OSError):
+                pipe.send(None)
+
+    def in_order(self) -> Iterator[list[Any]]:
+        """Each chunk's results, in the chunks' order, as they come back."""
+        held: dict[int, list[Any]] = {}
+        for index in range(len(self._chunks)):
+            while index not in held:
+                done, ran, value = self._back.get()
+                if not ran:
+                    raise value[0] from value[1]
+                held[done] = value
+            yield held.pop(index)
+
+    def stop(self) -> None:
+        """End the workers: at once when the work did not finish (SIGTERM, then SIGKILL after STOP_SECONDS),
+        else as they end by themselves; none is left behind."""
+        self._stopping.set()
+        if self._feeder.is_alive():  # the work did not finish: whatever the workers are doing is not wanted
+            for process in self._processes:
+                with contextlib.suppress(OSError):
+                    process.terminate()
+        for process in self._processes:
+            process.join(STOP_SECONDS)
+            if process.exitcode is None:
+                process.kill()
+                process.join()
+        self._feeder.join(STOP_SECONDS)  # every worker gone, it has read the end of each pipe and ended
+        for pipe in self._pipes:
+            pipe.close()
+
+
+def _lost(process: Any) -> tuple[Exception, Exception | None]:
+    """What is raised for a worker that ended before it sent back its chunk."""
+    process.join(STOP_SECONDS)
+    code = process.exitcode
+    how = (f"was killed (signal {-code}{', out of memory?' if code == -signal.SIGKILL else ''})" if code and code < 0
+           else f"ended with exit code {code}" if code is not None else "stopped answering")
+    return RuntimeError(f"a worker process {how} before it sent back its work"), None
+
+
+def _work(pipe: Connection, others: Sequence[Connection]) -> None:
+    """A worker: run the task on each chunk sent, send back its results or its exception, until told to end
+    (None) or this process's parent has gone. Ctrl-C is for the parent, which ends the workers."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _stopped)
+    for other in others:  # the parent's ends of the workers forked before: theirs alone
+        other.close()
+    assert _task is not None
+    while True:
+        try:
+            chunk = pipe.recv()
+        except (EOFError, OSError):
+            return
+        if chunk is None:
+            return
+        try:
+            back: tuple[bool, Any] = (True, [_task(item) for item in chunk])
+        except Exception as exc:
+            back = (False, (exc, RemoteTraceback("".join(traceback.format_exception(exc)))))
+        try:
+            pipe.send(back)
+        except Exception as exc:  # a value that cannot be pickled
+            pipe.send((False, (RuntimeError(f"a worker could not send back its results ({exc})"), None)))
 
 
 class Beside:
@@ -94,10 +235,14 @@ class Beside:
         return value if done else None
 
     def stop(self) -> None:
-        """End the process (if it is still running: its value is not wanted)."""
+        """End the process (if it is still running: its value is not wanted): SIGTERM, then SIGKILL when it has
+        not ended within STOP_SECONDS."""
         if self._process.is_alive():
             self._process.terminate()
-        self._process.join()
+        self._process.join(STOP_SECONDS)
+        if self._process.exitcode is None:
+            self._process.kill()
+            self._process.join()
         self._receiving.close()
 
 

@@ -2,6 +2,7 @@
 source when it was located there."""
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
@@ -9,7 +10,7 @@ from ..judge.classify import Setting, classify, coverage
 from ..model.config import Config
 from ..model.lexicon import lexicon_for
 from ..model.text import clip
-from ..model.types import Alignment, Comparison, Difference, MatchType, PageKind, Quote, QuoteResult, Turn
+from ..model.types import Alignment, Comparison, Difference, Document, MatchType, PageKind, Quote, QuoteResult, Turn
 from ..sources.corpus import Corpus, Source
 
 
@@ -50,6 +51,9 @@ def build_result(quote: Quote, alignment: Alignment, comparison: Comparison, cos
     verdict = classify(quote, alignment, comparison, cosine, verdict=config.verdict, confidence=config.confidence,
                        setting=setting)
     reasons = [*verdict.reasons, coded_elsewhere] if coded_elsewhere else list(verdict.reasons)
+    if quote.speaker and verdict.status == "verified" and not (turn and turn.speaker):
+        # Verified on the words alone: who says them was not checked, and the row says so.
+        reasons.append(f"claimed speaker '{quote.speaker}' not checked: no speaker label where it was found")
     place, suggestion = Place(), ""
     if source is not None and verdict.status == "unverified":
         suggestion = (f"closest passage: {comparison.document} line {source.line_of(start)}: "
@@ -99,20 +103,51 @@ def _turn_speakers(source: Source | None, comparison: Comparison) -> tuple[str, 
 def _place(source: Source, alignment: Alignment, comparison: Comparison, match_type: MatchType, config: Config,
            turn: Turn | None) -> Place:
     """Where a located quote stands: its span, context, line, pages, its other places and its speaker."""
-    text = source.document.text
     start, end = comparison.start or 0, comparison.end or 0
-    ctx = config.output.context_chars
-    passage = _passage(alignment, comparison, match_type, config.align.max_gap_words)
-    page, page_kind = source.pages.label(*passage)
+    before, after = _context(source.document, start, end, config.output.context_chars)
+    page, page_kind = source.pages.label(*_passage(alignment, comparison, match_type, config.align.max_gap_words))
     return Place(
         document=comparison.document, document_sha256=source.document.sha256, start=start, end=end,
-        matched_text=comparison.matched_text, context_before=text[max(0, start - ctx):start],
-        context_after=text[end:end + ctx], line=source.line_of(start), page=page, page_kind=page_kind,
+        matched_text=comparison.matched_text, context_before=before,
+        context_after=after, line=source.line_of(start), page=page, page_kind=page_kind,
         cite=source.pages.cite(*_cited(comparison, match_type)), occurrences=alignment.occurrences,
         speaker_occurrences=alignment.speaker_occurrences,
         other_lines=[source.line_of(source.span(w, w + 1)[0]) for w in alignment.others],
         speaker=turn.speaker if turn is not None else "", timestamp=turn.timestamp if turn is not None else "",
         differences=list(comparison.differences))
+
+
+def _context(document: Document, start: int, end: int, chars: int) -> tuple[str, str]:
+    """The text before and after a passage, up to ``chars`` characters each side, never cut inside a word (a
+    word cut at the edge is left out); in a subtitle file, whose cues' speakers are not in the text, each cue
+    there opens with its speaker's name where the speaker changes, as a transcript's labels would."""
+    text = document.text
+    a, b = max(0, start - chars), min(len(text), end + chars)
+    if a > 0 and not text[a - 1].isspace() and not text[a].isspace():
+        a = next((k for k in range(a, start) if text[k].isspace()), start)
+    if b < len(text) and not text[b - 1].isspace() and not text[b].isspace():
+        b = next((k for k in range(b - 1, end - 1, -1) if text[k].isspace()), end)
+    return _named(document, a, start, first=True), _named(document, end, b, first=False)
+
+
+def _named(document: Document, a: int, b: int, *, first: bool) -> str:
+    """``document.text[a:b]``; in a subtitle file, with "Name: " before each cue that starts there whose speaker
+    differs from the cue's before it, or that is the first to start there when the text before is not shown
+    (``first``: the context before a passage, which may end with the passage's own cue's name), unless the
+    cue's text names its speaker itself."""
+    text, cues = document.text, document.cues
+    if not cues:
+        return text[a:b]
+    parts, at = [], a
+    k = opening = bisect_left(cues, a, key=lambda cue: cue.start)
+    while k < len(cues) and (cues[k].start <= b if first else cues[k].start < b):
+        cue = cues[k]
+        changed = k == 0 or cues[k - 1].speaker != cue.speaker or (first and k == opening)
+        if changed and cue.speaker and cue.body == cue.start:
+            parts += [text[at:cue.start], f"{cue.speaker}: "]
+            at = cue.start
+        k += 1
+    return "".join(parts) + text[at:b]
 
 
 def _passage(alignment: Alignment, comparison: Comparison, match_type: MatchType, gap: int) -> tuple[int, int]:

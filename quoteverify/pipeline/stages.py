@@ -18,7 +18,7 @@ from ..model.lexicon import lexicon_for, load_word_list
 from ..model.types import Alignment, Comparison, Document, Progress, Quote, QuoteResult, Run
 from ..plumbing.archive import ArchiveLimits
 from ..plumbing.cache import Cache
-from ..plumbing.resultcache import ResultCache, run_key
+from ..plumbing.resultcache import ResultCache, corpus_key, run_key
 from ..search.align import Aligner
 from ..search.index import Bm25Index, Bm25Settings, import_backend
 from ..search.window import make_windows
@@ -37,7 +37,7 @@ from ..sources.language import cosine_applies, detect_quote_languages, with_lang
 from ..sources.lined import partly_read
 from ..sources.numbers import number_words
 from ..sources.pages import layout_of
-from ..sources.quotes import check_claims, read_quotes
+from ..sources.quotes import check_claims, read_quotes, speaker_claims
 from ..sources.turns import Turns, label_warnings
 from .parallel import Beside, ordered_chunks, ordered_map
 from .results import build_result, judged_language, language_found
@@ -55,6 +55,8 @@ class Inputs:
     quotes: list[Quote]
     warnings: list[str]
     quotes_sha256: str  # of the quote table file; empty for quotes given in Python
+    speaker_column: str | None = None  # the quote table's column read as the claimed speakers, if any
+    table: str = ""  # the quote table's file, as given
 
 
 def read_inputs(documents: DocumentsGiven, quotes: QuotesGiven, config: Config) -> Inputs:
@@ -62,9 +64,11 @@ def read_inputs(documents: DocumentsGiven, quotes: QuotesGiven, config: Config) 
     limits = ArchiveLimits.of(config)
     loaded = read_documents(documents, limits)
     table = read_quotes(quotes, vars(config.columns), limits)
-    quote_list = claimed_by_labels(check_claims(list(table.quotes), (d.doc_id for d in loaded.documents)),
-                                   loaded.documents)
-    return Inputs(loaded, quote_list, [*loaded.warnings, *table.warnings], table.sha256)
+    claims = check_claims(list(table.quotes), (d.doc_id for d in loaded.documents),
+                          column=dict(table.used).get("document"), source=table.path)
+    quote_list = claimed_by_labels(claims.quotes, loaded.documents)
+    return Inputs(loaded, quote_list, [*loaded.warnings, *table.warnings, *claims.warnings], table.sha256,
+                  dict(table.used).get("speaker"), table.path)
 
 
 def embedder_for(config: Config, embedder: Embedder | None, cache: Cache) -> CachedEmbedder | None:
@@ -89,6 +93,9 @@ class Prepared:
     index_seconds: float = 0.0
 
 
+# Quotes left to check in a re-run (once the kept results are read) from which the model begins to load beside
+# them: fewer are checked first, and load it only if one needs a cosine (most edits need none).
+WARM_QUOTES = 50
 EXACT_PARALLEL = 5_000  # fewer quotes than this are looked up word for word in this process: workers cost more
 PARALLEL_CHARS = 2_000_000  # documents shorter than this in all are prepared in this process: workers cost more
 
@@ -182,10 +189,13 @@ class QuoteLanguages:
 
 @dataclass(frozen=True)
 class Watch:
-    """Who hears how a check goes: ``progress`` (quotes done, of how many), ``lap`` (a stage has ended)."""
+    """Who hears how a check goes: ``progress`` (quotes done, of how many), ``lap`` (a stage has ended), ``warm``
+    (begin loading the model: once the kept results are read, when WARM_QUOTES quotes at least are left to
+    check; a re-run checking fewer loads it only if one of them needs a cosine, when it is asked)."""
 
     progress: Progress | None = None
     lap: Callable[[str], None] | None = None
+    warm: Callable[[], None] | None = None
 
 
 def same_checks(indexes: Iterable[int], check_of: Callable[[int], Hashable]) -> list[tuple[int, ...]]:
@@ -356,6 +366,8 @@ def check_quotes(prepared: Prepared, quote_list: Sequence[Quote], config: Config
                               language=check.languages[k]) for k in range(len(quote_list))} if cached else {}
         reused = cached.load(keys) if cached else {}
         rest = [k for k in rest if k not in reused]
+        if watch.warm is not None and len(rest) >= WARM_QUOTES:
+            watch.warm()
         check.tell_languages(rest)
         if progress:
             progress(len(checked) + len(reused), len(quote_list))
@@ -416,7 +428,8 @@ def run(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = No
     cache = Cache(cache_dir)
     embed = embedder_for(config, embedder, cache)
     kept = ResultCache(cache_dir, warnings=warnings, run=run_key(inputs.quotes, inputs.documents.documents, config,
-                                                                 embed) if cache_dir is not None else "")
+                                                                 embed) if cache_dir is not None else "",
+                       corpus=corpus_key(inputs.documents.documents, config, embed) if cache_dir is not None else "")
     lap("load")
     documents_with_languages, quote_list, own_languages = with_languages(inputs.documents.documents, inputs.quotes,
                                                                           config.language, cache=cache)
@@ -428,25 +441,36 @@ def run(documents: DocumentsGiven, quotes: QuotesGiven, config: ConfigGiven = No
                    [*warnings, *cache.warnings, *replayed.warnings], replayed.windows, inputs.quotes_sha256,
                    tuple(quote_list), replayed.layouts)
     languages = {d.language for d in loaded.documents} | set(own_languages)  # the documents' and the quotes' own
+    warm = None
     if embed is not None and _model_may_judge(languages, config):
-        embed.warm()  # beside normalizing, indexing and aligning
+        if kept.checked_before():  # a re-run: the model, if its quotes need it, once their kept results are read
+            warm = embed.warm
+        else:
+            embed.warm()  # beside normalizing, indexing and aligning
     prepared = prepare(loaded.documents, config, cache=cache, lap=lap, beside=lambda: load_ahead(languages, config))
+    speakers = speaker_claims(quote_list, lambda: [s.turns for s in prepared.corpus.sources],
+                              column=inputs.speaker_column, source=inputs.table)
     results = check_quotes(prepared, quote_list, config, embed, languages=QuoteLanguages(own_languages),
-                           cached=kept, watch=Watch(progress, lap))
+                           cached=kept, watch=Watch(progress, lap, warm))
     timings["index"] = prepared.index_seconds
     timings["align"] -= timings["index"]
-    corpus = prepared.corpus
+    labels, layouts = _read_as(loaded.documents, results, prepared.corpus)
+    kept.keep_run(windows=prepared.windows, warnings=[*speakers, *labels], layouts=layouts)
+    return Run(results, loaded.documents, config, embed.name if embed else None, timings,
+               [*warnings, *cache.warnings, *speakers, *labels], prepared.windows, inputs.quotes_sha256,
+               tuple(quote_list), layouts)
 
+
+def _read_as(documents: Sequence[Document], results: list[QuoteResult], corpus: Corpus
+             ) -> tuple[list[str], dict[str, str]]:
+    """How the documents were read: the warnings of speaker labels not read and of layouts read in part, and each
+    document's layout."""
     def turns(document: Document) -> Turns:
         return corpus.sources[corpus.by_id[document.doc_id]].turns
 
-    labels = label_warnings(loaded.documents, results, lambda d: turns(d).starts(), lambda d: turns(d).unread(d.text))
+    labels = label_warnings(documents, results, lambda d: turns(d).starts(), lambda d: turns(d).unread(d.text))
     labels += partly_read({s.document.doc_id: s.pages.partly for s in corpus.sources})
-    layouts: dict[str, str] = {s.document.doc_id: layout_of(s.pages) for s in corpus.sources}
-    kept.keep_run(windows=prepared.windows, warnings=labels, layouts=layouts)
-    return Run(results, loaded.documents, config, embed.name if embed else None, timings,
-               [*warnings, *cache.warnings, *labels], prepared.windows, inputs.quotes_sha256, tuple(quote_list),
-               layouts)
+    return labels, {s.document.doc_id: layout_of(s.pages) for s in corpus.sources}
 
 
 def _model_may_judge(languages: Iterable[str], config: Config) -> bool:

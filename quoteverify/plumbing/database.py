@@ -22,8 +22,9 @@ from ..model.text import plural
 
 # Seconds a run waits for another run writing embeddings to the same cache.
 SQLITE_TIMEOUT = 60.0
-# The tables of kept results and run records (quoteverify.plumbing.resultcache): a JSON payload by key.
-KEPT_TABLES = ("results", "runs")
+# The tables of kept results, run records and the corpora runs checked (quoteverify.plumbing.resultcache): a JSON
+# payload by key.
+KEPT_TABLES = ("results", "runs", "corpora")
 _COLUMNS = {"languages": "key TEXT PRIMARY KEY, code TEXT, checksum TEXT",
             **dict.fromkeys(KEPT_TABLES, "key TEXT PRIMARY KEY, payload BLOB, checksum TEXT")}
 

@@ -30,7 +30,7 @@ from ..model.decoders import DecodeError, json_loads, record_of, shown
 from ..model.errors import ConfigError, InputError
 from ..model.rows import jsonl_bytes
 from ..model.text import utf8
-from ..model.types import MATCH_TYPES, QuoteResult, count_by_severity, count_by_status
+from ..model.types import MATCH_TYPES, QuoteResult, count_by_decision, count_by_severity, count_by_status
 from .guard import marked
 
 MANIFEST_VERSION = 1
@@ -76,6 +76,8 @@ class Summary:
     # After the others, with a default: manifests written before severities read as before.
     severity: dict[str, int] = field(default_factory=dict)
     several_places: int = 0  # located quotes that stand as well in more than one place of their document
+    # The reviewer's decisions the results hold (carried from an earlier review); empty in older manifests.
+    decisions: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -111,6 +113,9 @@ class Manifest:
     languages: dict[str, dict[str, Any]] = field(default_factory=dict)
     # How many documents have each layout (types.LAYOUTS: line-numbered transcripts, paged, neither).
     layouts: dict[str, int] = field(default_factory=dict)
+    # Of the results without the reviewer's decisions and notes (verdicts_sha256): what a rerun compares its
+    # results with, the decisions apart. Empty in manifests written before it was recorded.
+    verdicts_sha256: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         index, window = self.config["index"], self.config["window"]
@@ -129,6 +134,7 @@ class Manifest:
                        if self.quotes else None},
             "outputs": list(self.outputs),
             "results_sha256": self.results_sha256,
+            "verdicts_sha256": self.verdicts_sha256,
             "summary": _as_dict(self.summary),
             "embedding": embedding,
             "index": {"backend": index["backend"], "backend_version": backend_version,
@@ -157,7 +163,8 @@ class Manifest:
                 "windows": window["count"], "documents": inputs["documents"], "quotes": inputs["quotes"],
                 "outputs": data["outputs"], "results_sha256": data["results_sha256"], "summary": data["summary"],
                 "environment": data["environment"], "warnings": data.get("warnings", []),
-                "languages": data.get("languages", {}), "layouts": data.get("layouts", {})}, name="manifest")
+                "languages": data.get("languages", {}), "layouts": data.get("layouts", {}),
+                "verdicts_sha256": data.get("verdicts_sha256", "")}, name="manifest")
             record_of(_Environment, manifest.environment, name="environment")
             for code, counts in manifest.languages.items():
                 record_of(_LanguageCounts, counts, name=f"languages.{code}")
@@ -221,11 +228,17 @@ def summarize(results: Iterable[QuoteResult]) -> Summary:
         quotes=len(results), status=count_by_status(results),
         match_type={m: match_type[m] for m in MATCH_TYPES}, cosine_quotes=len(cosines),
         cosine_mean=round(sum(cosines) / len(cosines), 4) if cosines else None,
-        severity=count_by_severity(results), several_places=sum(r.occurrences > 1 for r in results))
+        severity=count_by_severity(results), several_places=sum(r.occurrences > 1 for r in results),
+        decisions=count_by_decision(results))
 
 
 def results_sha256(results: list[QuoteResult]) -> str:
     return hashlib.sha256(jsonl_bytes(results)).hexdigest()
+
+
+def verdicts_sha256(results: list[QuoteResult]) -> str:
+    """The sha256 of the results as JSONL without the reviewer's decisions and notes: what the check found."""
+    return results_sha256([replace(r, decision="", reviewer_note="") for r in results])
 
 
 def environment() -> dict[str, Any]:

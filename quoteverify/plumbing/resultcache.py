@@ -48,7 +48,7 @@ from .database import CacheDatabase
 
 # Bump when the entry layout changes (2: page, page_kind; 3: occurrences; 4: rows of the cache's database;
 # 5: cite, the documents' layouts).
-RESULT_VERSION = "5"
+RESULT_VERSION = "6"
 _FIELDS = frozenset(f.name for f in fields(QuoteResult))
 
 
@@ -69,15 +69,17 @@ class ResultCache:
     ``root`` is None."""
 
     def __init__(self, root: str | Path | None, *, warnings: list[str] | None = None, documents: str = "",
-                 run: str = "", hold: bool = False):
+                 run: str = "", hold: bool = False, corpus: str = ""):
         """``documents``: ``documents_key`` of the whole corpus, when the corpus a quote is checked
         against is only the part of it the quote can match (quoteverify.pipeline.cluster); ``run``: the ``run_key`` of
         the run whose results these are, which records them (``keep_run``, ``replay``); ``hold``: ``save`` keeps
         the results in ``held`` instead, for the caller to save once they are known to be final (a check
-        against part of the corpus may be beaten by a document it did not have)."""
+        against part of the corpus may be beaten by a document it did not have); ``corpus``: the
+        ``corpus_key`` of the run, recorded with it (``checked_before``)."""
         self.root = Path(root) if root is not None else None
         self.documents = documents
         self.run = run
+        self.corpus = corpus
         self.hold = hold
         self.held: dict[str, QuoteResult] = {}
         self.warnings = warnings if warnings is not None else []
@@ -146,14 +148,24 @@ class ResultCache:
             return None
         return Replay([found[k] for k in range(len(keys))], windows, warnings, layouts)
 
+    def checked_before(self) -> bool:
+        """Whether a run recorded here checked quotes against the same documents with the same settings, model
+        and code (``corpus``): then this one is a re-run, most of whose quotes are kept here already."""
+        if self.root is None or not self.corpus:
+            return False
+        return self.corpus in self._database.load_kept("corpora", [self.corpus])[0]
+
     def keep_run(self, *, windows: int, warnings: Sequence[str], layouts: Mapping[str, str]) -> None:
         """Record this run (``run``): the key of each of its results in order (those of the last ``save``), the
-        number of windows searched, the warnings the results gave and the documents' layouts (``replay``)."""
+        number of windows searched, the warnings the results gave and the documents' layouts (``replay``); and
+        that its corpus was checked (``checked_before``)."""
         if self.root is None or not self.run or self._run_keys is None:
             return
         payload = json.dumps({"keys": self._run_keys, "windows": windows, "warnings": list(warnings),
                               "layouts": dict(layouts)}, ensure_ascii=False).encode("utf-8", "surrogatepass")
         self._database.save_kept("runs", {self.run: payload})
+        if self.corpus:
+            self._database.save_kept("corpora", {self.corpus: b"{}"})
 
     def load(self, keys: Mapping[int, str]) -> dict[int, QuoteResult]:
         """The kept results among ``keys`` (position -> key); damaged entries are deleted, and counted once a
@@ -213,6 +225,13 @@ def run_key(quotes: Iterable[Quote], documents: Iterable[Any], config: Any, embe
     and the code (``ResultCache.replay``)."""
     return digest("run", RESULT_VERSION, code_fingerprint(), _settings(config), embed.name if embed else "",
                   documents_key(documents), *(repr(q) for q in quotes))
+
+
+def corpus_key(documents: Iterable[Any], config: Any, embed: Any) -> str:
+    """A run's documents, configuration, model and code: what runs that check other quotes against the same
+    corpus share (``ResultCache.checked_before``)."""
+    return digest("corpus", RESULT_VERSION, code_fingerprint(), _settings(config), embed.name if embed else "",
+                  documents_key(documents))
 
 
 def _settings(config: Any) -> str:

@@ -213,6 +213,11 @@ class _Collected(logging.Handler):
 
 # The page content any PDF may unpack, whatever its size: the ratio limit counts past it.
 PDF_FLOOR = 1 << 20
+# What reading a page costs pypdf besides its content, counted as this many bytes of content (about 2 ms, as
+# long as it takes to read 3 KB of content): 10,000 pages that all draw one stream, in 1.5 MB, would take
+# 30 s to read for no text worth checking. A genuine page is 2 KB of the file or more (its own content
+# stream), so within the ratio limit.
+PDF_PAGE_BYTES = 3_000
 
 
 class _Budget:
@@ -223,7 +228,7 @@ class _Budget:
     page that draws a form 5,000 times, would take minutes and gigabytes."""
 
     def __init__(self, path: Path, size: int, limits: ArchiveLimits) -> None:
-        self.path, self.limits = path, limits
+        self.path, self.limits, self.size = path, limits, size
         self.bytes_left = max(PDF_FLOOR, limits.max_pdf_ratio * size)
         self.allowed = self.bytes_left
         self.chars = 0
@@ -235,11 +240,41 @@ class _Budget:
                              f"over {self.limits.max_pdf_ratio:g} times its size (limits.max_pdf_ratio in --config), "
                              "as PDFs built to exhaust a reader do; save it again as PDF, or raise the limit")
 
+    def pages(self, reader) -> None:
+        """Pay, before any page is read, for every page (PDF_PAGE_BYTES each) and its content and its fonts'
+        character maps: a file whose pages cost too much is refused in the time it takes to count them (the
+        number its page tree claims first: finding every page takes pypdf seconds too)."""
+        self._count(_claimed_pages(reader))
+        pages = reader.pages
+        self._count(len(pages))
+        self.bytes_left -= PDF_PAGE_BYTES * len(pages)
+        for page in pages:
+            self.spend(_stream_size(page.get("/Contents")) + _cmaps(page.get("/Resources")))
+
+    def _count(self, pages: int) -> None:
+        if PDF_PAGE_BYTES * pages > self.bytes_left:
+            raise InputError(f"{self.path}: refused: {pages:,} pages in {self.size:,} bytes, as PDFs built to "
+                             "exhaust a reader hold (each page costs as much to read as "
+                             f"{PDF_PAGE_BYTES:,} bytes of content, and its pages may draw {self.allowed:,.0f} bytes, "
+                             f"{self.limits.max_pdf_ratio:g} times its size: limits.max_pdf_ratio in --config); "
+                             "save it again as PDF, or raise the limit")
+
     def text(self, chars: int) -> None:
         self.chars += chars
         if self.chars > self.limits.max_document_chars:
             raise InputError(f"{self.path}: refused: its text runs past {self.limits.max_document_chars:,} characters "
                              "(limits.max_document_chars in --config); split it, or raise the limit")
+
+
+def _claimed_pages(reader) -> int:
+    """How many pages the root of a PDF's page tree says it holds (its /Count, or its /Kids if more); 0 when
+    it says nothing readable."""
+    try:
+        tree = reader.trailer["/Root"].get_object()["/Pages"].get_object()
+        count, kids = tree.get("/Count", 0), tree.get("/Kids", [])
+        return max(int(count) if isinstance(count, int) else 0, len(kids.get_object()))
+    except Exception:  # a damaged tree: pypdf's own reading of the pages says what it makes of it
+        return 0
 
 
 def _stream_size(stream) -> int:
@@ -296,6 +331,7 @@ def _pdf(path: Path, data: bytes, limits: ArchiveLimits) -> Extracted:
             reader = PdfReader(io.BytesIO(data))
             if reader.is_encrypted and not reader.decrypt(""):
                 raise InputError(f"{path}: the PDF is encrypted; save a copy without a password")
+            budget.pages(reader)
             read = [_read_page(page, budget) for page in reader.pages]
             labels = _labels(reader)
         collected.messages += [" ".join(str(w.message).split()) for w in caught]
@@ -340,9 +376,8 @@ class _Run:
 
 def _read_page(page, budget: _Budget) -> tuple[str, list[_Run] | None, float]:
     """A page's text as pypdf extracts it, the runs it drew it from (None when they do not add up to the text,
-    which then stands without its layout), and the page's width. Its content and its fonts' character maps are
-    paid for (``budget``) before pypdf reads them, and each form as it is drawn."""
-    budget.spend(_stream_size(page.get("/Contents")) + _cmaps(page.get("/Resources")))
+    which then stands without its layout), and the page's width. Its content and its fonts' character maps were
+    paid for (``budget.pages``); each form is, as it is drawn."""
     forms = _forms(page.get("/Resources"), {})
     runs: list[_Run] = []
 

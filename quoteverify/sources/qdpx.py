@@ -139,10 +139,20 @@ def _fitting(units: np.ndarray, letters: _Letters, starts: np.ndarray, ends: np.
     return fits, first, last
 
 
+# Positions as numpy compares them: any past this (2**62; a project may write 2**64) lies past every text's
+# end as well, and fits no int64 itself.
+FAR = 1 << 62
+
+
+def _within(position: int) -> int:
+    """A position of the project, as far as a text's positions can go: one past the end stays past it."""
+    return min(max(position, -1), FAR)
+
+
 def _covered(text: str, units: np.ndarray, segment: Segment) -> str:
     """The text a misfitting segment's positions cover, widened to whole words, so the coder sees what was
     coded; "" when they lie wholly outside the text."""
-    low, high = sorted((segment.start, segment.end))  # positions given backwards still name a stretch
+    low, high = sorted((_within(segment.start), _within(segment.end)))  # given backwards still name a stretch
     start = int(np.searchsorted(units, max(low, 0), side="right")) - 1
     end = int(np.searchsorted(units, high))
     start, end = max(start, 0), min(end, len(text))
@@ -170,8 +180,8 @@ def _choose(texts: dict[int, str], segments: list[Segment]
         for source, text in texts.items():
             mine = rows[source]
             fits, first, last = _fitting(_units(text, convention), letters[source],
-                                         np.array([segments[k].start for k in mine], dtype=np.int64),
-                                         np.array([segments[k].end for k in mine], dtype=np.int64))
+                                         np.array([_within(segments[k].start) for k in mine], dtype=np.int64),
+                                         np.array([_within(segments[k].end) for k in mine], dtype=np.int64))
             for k in np.flatnonzero(fits):
                 spans[mine[k]] = (int(first[k]), int(last[k]))
         fitting = sum(span is not None for span in spans)

@@ -11,7 +11,7 @@ import math
 import os
 import re
 import zipfile
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Union
@@ -19,18 +19,19 @@ from typing import TYPE_CHECKING, Any, Union
 from ..model.decoders import SHOWN, DecodeError, csv_rows, cut, decode_text, json_loads, shown
 from ..model.errors import InputError, option
 from ..model.rows import spreadsheet_unsafe
+from ..model.text import plural
 from ..model.types import Quote
 from ..plumbing.archive import ArchiveLimits, check_archive, check_columns, is_xml_bomb
 from .documents import not_a_file, refuse_too_long, sha256_bytes
 from .formats import LINE_BREAK, PROJECT_SUFFIX, QUOTE_SUFFIXES
 from .qdpx import read_qdpx
-from .turns import label_of
+from .turns import Turns, label_of, speaker_key
 
 if TYPE_CHECKING:
     import pandas as pd
 
 COLUMN_ALIASES = {
-    "quote": ("quote", "text", "quotation", "quote_text", "content"),
+    "quote": ("quote", "text", "quotation", "quote_text", "content", "excerpt"),
     "quote_id": ("quote_id", "id", "qid"),
     "document": ("document", "source", "doc", "doc_id", "claimed_document", "source_document", "transcript"),
     "speaker": ("speaker", "participant", "claimed_speaker"),
@@ -58,6 +59,7 @@ class LoadedQuotes:
     warnings: tuple[str, ...] = ()
     used: tuple[tuple[str, str | None], ...] = ()  # (field, the table's column read for it, or None)
     info: str = ""  # how the table was read, for the user (a QDA project's position convention)
+    path: str = ""  # the table's file, as given; empty for quotes given in Python
 
     @property
     def unread_columns(self) -> tuple[str, ...]:
@@ -521,7 +523,7 @@ def load_quotes(path: str | Path, *, sheet: str | None = None, columns: Mapping[
                     f"{', or the right sheet' if suffix == '.xlsx' else ''}?)")
     used = tuple(resolve_columns(header, str(path), columns).items()) if suffix != ".txt" else ()
     return LoadedQuotes(tuple(quotes), tuple(header), sha256, tuple(warnings + more + _row_warnings(path, problems)),
-                        used)
+                        used, path=str(path))
 
 
 def _text_records(path: Path, data: bytes, columns: Mapping[str, str] | None, limits: ArchiveLimits,
@@ -558,15 +560,31 @@ def _claim_keys(claimed: str) -> set[str]:
     return {_name_key(name), _name_key(stem)} if dot and stem and suffix.isalnum() else {_name_key(name)}
 
 
-def check_claims(quotes: Iterable[Quote], doc_ids: Iterable[str]) -> list[Quote]:
+# A claimed document (or speaker) column more than half of whose names name nothing, when they are this many at
+# least, stops the run: the table names its documents its own way, so no quote's claim would be checked.
+NAMING_NOTHING_MIN = 3
+NAMES_SHOWN = 3
+
+
+@dataclass(frozen=True)
+class Claims:
+    """Quotes with their claimed documents as document ids, and what the run says of the claims that name none."""
+
+    quotes: list[Quote]
+    warnings: list[str]
+
+
+def check_claims(quotes: Iterable[Quote], doc_ids: Iterable[str], *, column: str | None = None,
+                 source: str = "") -> Claims:
     """Claimed documents as document ids: ``interview-01.txt``, ``Interview-01`` or ``Interview 01.docx``
-    names the document ``interview-01``. A claim that could name several is an error; one that names none is noted, and
-    its quote searched everywhere."""
+    names the document ``interview-01``. A claim that could name several is an error; one that names none is
+    noted (its quote searched everywhere) and counted in a warning. When most of the claims of the table
+    ``source``'s ``column`` name none (``naming_nothing``), the run stops before any quote is checked."""
     known = set(doc_ids)
     by_key: dict[str, list[str]] = {}
     for doc_id in sorted(known):
         by_key.setdefault(_name_key(doc_id), []).append(doc_id)
-    checked = []
+    checked, unknown = [], []
     for quote in quotes:
         claimed = quote.claimed_document
         if claimed and claimed not in known:
@@ -578,10 +596,82 @@ def check_claims(quotes: Iterable[Quote], doc_ids: Iterable[str]) -> list[Quote]
             if candidates:
                 quote = replace(quote, claimed_document=candidates[0])
             else:
-                note = f"claimed document '{claimed}' is not among the documents; searched all"
+                note = (f"claimed document '{claimed}' is not among the documents; searched all, so which document "
+                        "it comes from was not checked")
                 quote = replace(quote, notes=quote.notes + (note,))
+                unknown.append(quote)
         checked.append(quote)
-    return checked
+    if column and source:  # the quotes that can be checked: an empty row's claim says nothing of the column
+        naming_nothing([q for q in unknown if not q.problem], [q for q in checked if q.claimed_document and not
+                       q.problem], [q.claimed_document for q in unknown], sorted(known), what="document",
+                       column=column, source=source)
+    return Claims(checked, [naming_nothing_said([q.claimed_document for q in unknown])] if unknown else [])
+
+
+def naming_nothing(unknown: Sequence[Quote], claims: Sequence[Quote], names: Sequence[str], named: Sequence[str], *,
+                   what: str, column: str, source: str) -> None:
+    """Stop (InputError) when most of the ``claims`` of a column name no ``what`` (document or speaker), and they
+    are NAMING_NOTHING_MIN at least: ``unknown`` those that name none, ``names`` what they name, ``named`` what
+    the documents hold."""
+    if len(unknown) < NAMING_NOTHING_MIN or 2 * len(unknown) <= len(claims):
+        return
+    some = _some(names)
+    holding = ", ".join(cut(name, SHOWN) for name in named[:2 * NAMES_SHOWN]) + (
+        ", ..." if len(named) > 2 * NAMES_SHOWN else "")
+    if what == "document":
+        missing, there, fix = ("a document that is not among the documents", f"the documents are {holding}",
+                               "their ids (file names without the extension)")
+        option_name = option("--doc-col", "the config's columns.document")
+    else:
+        missing, there, fix = ("a speaker who is not among the documents' speakers",
+                               f"the speakers there are {holding}", "the speakers as the documents name them")
+        option_name = option("--speaker-col", "the config's columns.speaker")
+    raise InputError(f"{source}: {len(unknown)} of {len(claims)} quotes name {missing} ({some}) in column "
+                     f"'{column}'; {there}; write {fix} there, leave the column empty, or name another column with "
+                     f"{option_name}")
+
+
+def speaker_claims(quotes: Sequence[Quote], turns: Callable[[], Sequence[Turns]], *, column: str | None = None,
+                   source: str = "") -> list[str]:
+    """What the run says of the quotes whose claimed speaker speaks in none of the documents (``turns``: each
+    document's, asked only when a quote claims a speaker); when most of the table ``source``'s ``column`` name
+    none, the run stops (``naming_nothing``). Nothing when no document has speaker labels: the run's label
+    warnings say the claims cannot be checked."""
+    claims = [q for q in quotes if not q.problem and speaker_key(q.speaker)]
+    if not claims:
+        return []
+    labelled = [t for t in turns() if t.names()]
+    if not labelled:
+        return []
+    nobody: dict[str, bool] = {}
+    for quote in claims:
+        if quote.speaker not in nobody:
+            nobody[quote.speaker] = not any(t.keys_of(quote.speaker) for t in labelled)
+    unknown = [q for q in claims if nobody[q.speaker]]
+    if not unknown:
+        return []
+    speakers = list(dict.fromkeys(name for t in labelled for name in t.names()))
+    if column and source:
+        naming_nothing(unknown, claims, [q.speaker for q in unknown], speakers, what="speaker", column=column,
+                       source=source)
+    one = len(unknown) == 1
+    return [f"{plural(len(unknown), 'quote')} {'names' if one else 'name'} a speaker who is not among the documents' "
+            f"speakers, e.g. {_some(q.speaker for q in unknown)}; no place where {'it is' if one else 'they are'} "
+            "found is a turn of the speaker named"]
+
+
+def naming_nothing_said(claimed: Sequence[str]) -> str:
+    """What a run says of the quotes whose claimed documents (``claimed``, one per quote) are none of the
+    documents: on the screen as it reads them, and again with its summary."""
+    one = len(claimed) == 1
+    return (f"{plural(len(claimed), 'quote')} {'names' if one else 'name'} a document that is not among the "
+            f"documents, e.g. {_some(claimed)}; {'it was' if one else 'they were'} searched in all, so which document "
+            f"{'it comes' if one else 'they come'} from was not checked")
+
+
+def _some(names: Iterable[str]) -> str:
+    """The first NAMES_SHOWN of ``names``, each once, quoted."""
+    return ", ".join(f"'{cut(name, SHOWN)}'" for name in list(dict.fromkeys(names))[:NAMES_SHOWN])
 
 
 def _frame_records(frame: Any) -> tuple[list[str], list[tuple[int, dict[str, Any]]]]:

@@ -107,6 +107,10 @@ class Turns:
         k = bisect_right(self._starts, offset) - 1
         return Turn(self._starts[k], self._speakers[k], self._times[k], self._bodies[k]) if k >= 0 else None
 
+    def names(self) -> list[str]:
+        """The speakers of the turns, each once, in the order they first speak."""
+        return [name for name in dict.fromkeys(self._speakers) if name]
+
     def speaker_keys(self) -> list[str]:
         """speaker_key of each turn's speaker, made on first use (only quotes that claim a speaker need them)."""
         if self._keys is None:

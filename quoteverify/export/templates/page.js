@@ -79,14 +79,17 @@
     node.dataset.quoteId = q.id;
 
     var meta = el("div", "meta");
-    meta.appendChild(el("span", "badge st-" + q.status, q.status));
+    meta.appendChild(el("span", "badge st-" + q.status + (q.unchecked ? " unchecked" : ""), q.status));
     if (q.severity) {
       var severity = el("span", "badge sev-" + q.severity, q.severity);
       severity.title = "severity: " + q.severity;
       meta.appendChild(severity);
     }
     meta.appendChild(el("b", "match", q.match));
-    metaItem(meta, "confidence", number(q.confidence, 2) + (q.band ? " (" + q.band + ")" : ""));
+    // In review, how likely a strict editor would call it a change of meaning (p_change); else how sure the
+    // match is: a number change's confidence says nothing of whether the change matters.
+    if (q.p_change !== undefined) metaItem(meta, "p_change", Math.round(q.p_change * 100) + "% likely a change of meaning");
+    else metaItem(meta, "confidence", number(q.confidence, 2) + (q.band ? " (" + q.band + ")" : ""));
     metaItem(meta, "quote", q.id);
     metaItem(meta, "row", q.row);
     metaItem(meta, "document", q.document || (q.claimed ? q.claimed + " (claimed)" : ""));

@@ -31,6 +31,7 @@ from ...sources.corpus import document_layout, document_turns
 from ...sources.documents import DocumentsGiven
 from ...sources.language import detect_quote_languages, with_languages
 from ...sources.lined import partly_read
+from ...sources.quotes import speaker_claims
 from ...sources.turns import documents_labelled, label_warnings
 from ..stages import QuoteLanguages, read_inputs
 from . import session
@@ -331,4 +332,7 @@ def _read(documents: DocumentsGiven, quotes: QuotesGiven, config: Config, cache:
     inputs = read_inputs(documents, quotes, config)
     with_langs, quote_list, languages = with_languages(inputs.documents.documents, inputs.quotes, config.language,
                                                        cache=cache)
-    return _Read(with_langs, quote_list, languages, [*inputs.warnings, *cache.warnings], inputs.quotes_sha256)
+    speakers = speaker_claims(quote_list, lambda: [document_turns(d) for d in with_langs],
+                              column=inputs.speaker_column, source=inputs.table)
+    return _Read(with_langs, quote_list, languages, [*inputs.warnings, *speakers, *cache.warnings],
+                 inputs.quotes_sha256)
