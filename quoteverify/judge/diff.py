@@ -965,16 +965,17 @@ def _cut_edges(differ: _Differ, spans: list[tuple[int, int, int]]) -> list[Elisi
 
 
 def _labelled(differ: _Differ, span: tuple[int, int, int], label: str) -> tuple[int, int, int]:
-    """The span of a quote that opens with a speaker's label (``label``, as the quote writes it): where the source
-    writes that label just before the words, the span takes it in (the quote is the source's text); else the
-    label is named as markup beside the turn's own label."""
+    """The span of a quote that opens with a speaker's label (``label``, as the quote writes it): where the turn's
+    label stands just before the words, the span takes it in; a label written otherwise than the turn's is named
+    as markup beside it."""
     doc, start, end = span
     src = differ.corpus.sources[doc]
     turn = src.turn_at(start)
     said = src.document.text[turn.start:turn.body].strip() if turn is not None else ""
-    if turn is not None and said == label and not src.document.text[turn.body:start].strip():
-        return doc, turn.start + src.document.text[turn.start:turn.body].find(label), end
-    differ.add("markup", label, said)
+    if said != label:
+        differ.add("markup", label, said)
+    if turn is not None and said and not src.document.text[turn.body:start].strip():
+        return doc, turn.start + src.document.text[turn.start:turn.body].find(said), end
     return span
 
 
