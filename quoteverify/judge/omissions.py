@@ -311,8 +311,8 @@ def set_off(src: Source, contract: Contract, lo: int, hi: int) -> bool:
     # nor ", and control,", items of a list), a reason or examples, but not the words a kept word before them
     # wants ("a number of, and a range of clinicians, so"): that word must name something.
     own_clause = len(words) > 2 and (words[0],) in contract.lexicon.phrases["conjunction"] and (
-        _subject(contract.lexicon, words[1]) or reason_clause(contract, words[1:]))
-    return (own_clause or reason_clause(contract, words) or _opens_with(contract, words, "example")) and lo > 0 \
+        _subject(contract.lexicon, words[1]) or _reason_clause(contract, words[1:]))
+    return (own_clause or _reason_clause(contract, words) or _opens_with(contract, words, "example")) and lo > 0 \
         and not function_word(contract, src.tokens.words[lo - 1])
 
 
@@ -524,7 +524,7 @@ def _subject(lexicon, word: str) -> bool:
             or word.split("'")[0] in lexicon.pronouns)
 
 
-def reason_clause(contract: Contract, words: Sequence[str]) -> bool:
+def _reason_clause(contract: Contract, words: Sequence[str]) -> bool:
     """Whether words open a clause giving a reason, with a subject of its own: "since he's the pilot", "because
     they liked it" (not "since March", a time)."""
     lexicon = contract.lexicon
@@ -574,7 +574,7 @@ def _title_cased(piece: str) -> bool:
     Know Jack"): two words or more, each opening with a capital, not all in capitals (a transcript's shouting, or
     one written in capitals throughout)."""
     words = WORD.findall(piece)
-    return len(words) > 1 and all(w[:1].isupper() for w in words) and not all(w.isupper() for w in words)
+    return len(words) > 1 and all(w[:1].isupper() for w in words) and any(_capitalised(w) for w in words)
 
 
 def _opens_with(contract: Contract, clause: list[str], cls: str) -> bool:
@@ -621,7 +621,7 @@ def edge_shown(src: Source, contract: Contract, lo: int, hi: int, *, before: boo
         return ""
     coordinators = contract.lexicon.phrases["coordinator"]
     set_off_before = bool(_SET_OFF_BEFORE.search(gap_text(src, lo)))
-    if not before and set_off_before and reason_clause(contract, words[lo:hi]):
+    if not before and set_off_before and _reason_clause(contract, words[lo:hi]):
         return "clause"  # "We stayed ..." for "We stayed, because it rained"
     for n in range(1, 4):
         if before and lo <= hi - n and tuple(words[hi - n:hi]) in coordinators:
