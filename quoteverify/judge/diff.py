@@ -742,9 +742,10 @@ def _asked_before(src: Source, at: int, reach: int, contract: Contract) -> list[
     where the sentence names its own): the question it answers ("What happens on the ward?" -- "It [the ward]
     is ..."); at most its last ``reach`` words, without fillers or stage directions."""
     turn = src.turn_at(src.span(at, at + 1)[0]) if at < len(src.tokens) else None
-    if turn is None or at - src.word_at(turn.body) > reach or turn.start == 0:
+    body = src.word_at(turn.body) if turn is not None else 0
+    if turn is None or at - body > reach or turn.start == 0:
         return []
-    start = next((k for k in range(at, src.word_at(turn.body), -1) if stop_before(src, k)), src.word_at(turn.body))
+    start = next((k for k in range(at, body, -1) if stop_before(src, k)), body)
     if not all(src.tokens.weak[k] or function_word(contract, src.tokens.words[k]) for k in range(start, at)):
         return []
     before = src.turn_at(turn.start - 1)

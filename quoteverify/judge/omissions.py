@@ -141,8 +141,8 @@ def _mark_false_starts(src: Source, contract: Contract, lo: int, hi: int, mask: 
     after it."""
     words = src.tokens.words
     for k in range(lo, min(hi, len(words) - 1)):
-        restart = _restart_at(src, contract, k)
-        for a in _restarts(src, contract, k, most):
+        restart, starts = _restarts(src, contract, k, most)
+        for a in starts:
             dropped = _inverting(contract, words[a:k + 1])
             again = set(_inverting(contract, words[restart:restart + 1 + (k - a) + 2]))
             if all(d in again for d in dropped):
@@ -192,20 +192,21 @@ def _filler_at(contract: Contract, words: Sequence[str], j: int) -> int:
                  if tuple(words[j:j + n]) in phrases), 0)
 
 
-def _restarts(src: Source, contract: Contract, k: int, most: int) -> list[int]:
-    """Where a phrase the speaker breaks off after word k (at a dash or dots, or with a filler) and begins again
-    with the same word may start: each word a among the ``most`` words up to k, in one sentence, that the word
-    begun again with says again ("it" for "it's": a contraction is said again by its first word)."""
+def _restarts(src: Source, contract: Contract, k: int, most: int) -> tuple[int, list[int]]:
+    """The word a speaker begins again with after breaking off after word k (at a dash or dots, or with a filler:
+    ``_restart_at``), and where the phrase broken off may start: each word a among the ``most`` words up to k, in
+    one sentence, that the word begun again with says again ("it" for "it's": a contraction is said again by its
+    first word)."""
     words = src.tokens.words
     j = _restart_at(src, contract, k)
     dash = bool(_BREAK_OFF.search(gap_text(src, k + 1)))
     if j >= len(words) or stop_before(src, j) or not (dash or j > k + 1):
-        return []
+        return j, []
     # Broken off with a filler alone, the phrase must name nothing ("that I, um, that I"): "seeing the room and
     # in, um, seeing a demonstration" is an item of a list.
-    return [a for a in range(max(0, k - most + 1), k + 1) if _begins_again(contract, words[a], words[j])
-            and not _STOP.search(src.norm.text, int(src.tokens.ends[a]), int(src.tokens.starts[k]))
-            and (dash or all(function_word(contract, w) for w in words[a:k + 1]))]
+    return j, [a for a in range(max(0, k - most + 1), k + 1) if _begins_again(contract, words[a], words[j])
+               and not _STOP.search(src.norm.text, int(src.tokens.ends[a]), int(src.tokens.starts[k]))
+               and (dash or all(function_word(contract, w) for w in words[a:k + 1]))]
 
 
 def _begins_again(contract: Contract, word: str, again: str) -> bool:
@@ -231,7 +232,7 @@ def broken_off(src: Source, contract: Contract, end: int) -> list[tuple[str, str
     the broken-off phrase again ("a good year -- a very good year"), or when a second dash in the sentence
     closes what the first opened (an aside: "the eye - the muscles of orbit - to focus")."""
     words, most = src.tokens.words, contract.false_start_words
-    restarts = _restarts(src, contract, end - 1, most)
+    _, restarts = _restarts(src, contract, end - 1, most)
     if not restarts:
         return []
     # Where the sentence ends, looked for only as far as the restart is read (2 * most + 3 words).
@@ -408,7 +409,7 @@ def turning(contract: Contract, rest: str, *, before: bool, reach: int) -> list[
     ``_after_cut``)."""
     if contract.lexicon is None:
         return []
-    pieces = [(piece, [straight(w) for w in WORD.findall(piece.casefold())]) for piece in _CLAUSE.split(rest)]
+    pieces = [(piece, _words_of(piece)) for piece in _CLAUSE.split(rest)]
     clauses = [words for _, words in pieces if words]
     if not clauses:
         return []
@@ -416,8 +417,13 @@ def turning(contract: Contract, rest: str, *, before: bool, reach: int) -> list[
         named = [_title_cased(piece) for piece, words in pieces if words]
         return _widest(_before_cut(contract, clauses, named, reach))
     # A name after the cut says nothing of the kept words: "[a decision] under the False Claims Act in 2009".
-    unnamed = [[straight(w) for w in WORD.findall(_without_names(piece).casefold())] for piece in _CLAUSE.split(rest)]
+    unnamed = [_words_of(_without_names(piece)) for piece in _CLAUSE.split(rest)]
     return _widest(_after_cut(contract, rest, [words for words in unnamed if words], reach))
+
+
+def _words_of(text: str) -> list[str]:
+    """The words of some source text as the lexicon holds them (case-folded, apostrophes straight)."""
+    return [straight(w) for w in WORD.findall(text.casefold())]
 
 
 def _before_cut(contract: Contract, clauses: list[list[str]], named: list[bool], reach: int
@@ -425,9 +431,9 @@ def _before_cut(contract: Contract, clauses: list[list[str]], named: list[bool],
     """What turns the kept words in the rest of a sentence before the cut: a negation, an attribution, a frame
     of belief or a condition just before the cut in its own clause ("They say [my father was consulted]", "I
     don't think [...]"); an attribution anywhere in that clause ("was told by the Minister that [...]"); a
-    condition opening a clause ("If we win, [we will
-    celebrate]"); a qualifier that is all the rest says ("In theory, [...]"). A clause written in capitals
-    word by word is a title or a name ("You Don't Know Jack [is a video game]"): no frame."""
+    condition opening a clause ("If we win, [we will celebrate]"); a qualifier that is all the rest says ("In
+    theory, [...]"). A clause written in capitals word by word is a title or a name ("You Don't Know Jack [is a
+    video game]"): no frame."""
     lexicon = contract.lexicon
     assert lexicon is not None
     # The clause that runs into the cut; where the cut follows a comma, the clause before it ("ihr glaubt, [der
@@ -449,18 +455,18 @@ def _after_cut(contract: Contract, rest: str, clauses: list[list[str]], reach: i
     (", but not ...", "until you get ...", "except that ...") or anywhere in the clause the quote cuts ("[to do
     well] in school if ..."), or a preposition of those classes anywhere (", all of them except Leeds"); an
     attribution of the kept words (", he said", ", according to ...", ", said the minister": not a verb of saying
-    of which the kept words are the subject,
-    "[The Council] stated in 1922 ..."); a negation opening a clause or in the clause the quote cuts ("zij doen
-    dat [nog niet]"), but not "No" before a number ("No. 1"); a verb's particle left at the end ("dat zeg ik
-    graag [toe]"); a qualifier that is all the rest says ("[...], at most")."""
+    of which the kept words are the subject, "[The Council] stated in 1922 ..."); a negation opening a clause or
+    in the clause the quote cuts ("zij doen dat [nog niet]"), but not "No" before a number ("No. 1"); a verb's
+    particle left at the end ("dat zeg ik graag [toe]"); a qualifier that is all the rest says ("[...], at
+    most")."""
     lexicon = contract.lexicon
     assert lexicon is not None
     joined = next((k for k, c in enumerate(clauses) if k and _opens_with(contract, c, "coordinator")), len(clauses))
     clauses = clauses[:joined]
     found = _qualifier_alone(contract, clauses)
-    # The clause the quote cuts goes on (no mark between) with a negation ("zij doen dat [nog niet]"), a
-    # conjunction that turns it ("[to do well] in school if they've got ..."; not a preposition, "[support] her
-    # until the end"), or ends on its verb's particle ("dat zeg ik graag [toe]").
+    # The clause the quote cuts goes on (no mark between) with a negation ("zij doen dat [nog niet]"), a word
+    # that turns it ("[to do well] in school if they've got ..."), or ends on its verb's particle ("dat zeg ik
+    # graag [toe]").
     if not _CLAUSE.match(rest.lstrip()) and not _opens_with(contract, clauses[0], "coordinator"):
         found += [("negation", w) for w in clauses[0][:reach] if lexicon.is_negation(w)]
         found += lexicon.find(clauses[0][:reach], _TURNING_AFTER)
@@ -539,8 +545,7 @@ def plainly_said(contract: Contract, rest: str) -> bool:
     plainly what follows: no negation, no hedge or modal, no condition ('they could have said', 'if he said')."""
     if contract.lexicon is None:
         return False
-    clauses = [[straight(w) for w in WORD.findall(c.casefold())] for c in _CLAUSE.split(rest)]
-    adjacent = next((c for c in reversed(clauses) if c), [])
+    adjacent = next((words for piece in reversed(_CLAUSE.split(rest)) if (words := _words_of(piece))), [])
     return not contract.lexicon.find(adjacent, ("negation", "hedge", "condition"))
 
 
